@@ -1,0 +1,35 @@
+//! `dama`: a draughts engine for five rule sets on the 8x8 board (`dameo`, `croda`,
+//! `scandinavian`, `boyer-parton`, `english`), following the project's `RULES.md`.
+//!
+//! The rules core: [`Position`] with copy-make [`Position::play`], a bitboard move
+//! generator ([`movegen`]) generic over a [`Rules`] type, PDN [`fen`] and move
+//! [`notation`], and [`perft`].
+//!
+//! ```
+//! use dama::{movegen, rules::English, Position};
+//! let start = Position::<English>::start();
+//! assert_eq!(movegen::count(&start), 7);
+//! assert_eq!(dama::perft::perft(&start, 4), 1469);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod bitboard;
+pub mod cli;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod rules;
+pub mod types;
+pub mod variant;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use moves::{Move, MoveList};
+pub use position::Position;
+pub use rules::Rules;
+pub use types::{Color, Piece, Square};
+pub use variant::Variant;

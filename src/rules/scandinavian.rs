@@ -1,0 +1,46 @@
+//! Scandinavian (Swedish / Danish = German) draughts: `RULES.md` section S.
+
+use super::{squares, Rules};
+use crate::bitboard::{Bitboard, DARK, DIAGONAL, FORWARD_DIAGONAL};
+use crate::types::Color;
+
+/// Scandinavian draughts: dark squares, flying kings, men capture forward only, free
+/// choice of capture.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scandinavian;
+
+/// S1: White's men at the start (shared with boyer-parton and english).
+pub(crate) const DARK_START_WHITE: Bitboard = squares(&[
+    "a1", "c1", "e1", "g1", "b2", "d2", "f2", "h2", "a3", "c3", "e3", "g3",
+]);
+/// S1: Black's men at the start (shared with boyer-parton and english).
+pub(crate) const DARK_START_BLACK: Bitboard = squares(&[
+    "b6", "d6", "f6", "h6", "a7", "c7", "e7", "g7", "b8", "d8", "f8", "h8",
+]);
+
+impl Rules for Scandinavian {
+    const NAME: &'static str = "scandinavian";
+    // S1: the 32 dark squares, 12 men a side, White first.
+    const BOARD: Bitboard = DARK;
+    const START_WHITE: Bitboard = DARK_START_WHITE;
+    const START_BLACK: Bitboard = DARK_START_BLACK;
+    const FIRST: Color = Color::White;
+    // S2: one square diagonally forward.
+    const MAN_STEPS: u8 = FORWARD_DIAGONAL;
+    const MAN_LINES: bool = false;
+    // S3: diagonally forward only, short leap.
+    const MAN_CAPTURES: u8 = FORWARD_DIAGONAL;
+    const MAN_LONG_LEAP: bool = false;
+    // S4: flying kings, long-leap captures in all four diagonal directions.
+    const KING_STEPS: u8 = DIAGONAL;
+    const KING_FLIES: bool = true;
+    const KING_CAPTURES: u8 = DIAGONAL;
+    const KING_LONG_LEAP: bool = true;
+    // S5: free choice.
+    const MAJORITY: bool = false;
+    // S6: promotion ends the move.
+    const CROWNING_ENDS_CAPTURE: bool = true;
+    const NUMERIC_SQUARES: bool = false;
+    // S7: repetition only (G9, project policy).
+    const NO_CAPTURE_DRAW_PLIES: Option<u32> = None;
+}
