@@ -2,7 +2,7 @@
 //! delayed removal (G4), complete sequences (G3), the majority rule applied while
 //! generating (D6, C6) and duplicate paths merged (G1).
 
-use crate::bitboard::{flip_dirs, slide, Bitboard, Dir};
+use crate::bitboard::{flip_dirs, slide, Bitboard};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -10,11 +10,17 @@ use crate::types::{Color, Square};
 
 /// Where finished capture sequences go.
 pub(crate) trait Sink {
-    /// Whether the DFS keeps the landing squares of the current path.
+    /// Whether the sink wants the landing squares of each path ([`Sink::enter`]).
     const RECORD_PATH: bool;
-    /// Takes one complete capture path (`path` is only filled when `RECORD_PATH`).
-    /// `dedup` is false when the path cannot repeat an earlier move (G1).
-    fn push<R: Rules>(&mut self, mv: Move, dedup: bool, path: &[Square]);
+    /// Takes one complete capture path ending on `mv.to`. `dedup` is false when the
+    /// path cannot repeat an earlier move (G1).
+    fn push<R: Rules>(&mut self, mv: Move, dedup: bool);
+    /// The path goes on to `sq` (only called when `RECORD_PATH`).
+    #[inline(always)]
+    fn enter(&mut self, _sq: Square) {}
+    /// The path steps back from its last square (only called when `RECORD_PATH`).
+    #[inline(always)]
+    fn leave(&mut self) {}
 }
 
 /// Keeps the move list to the largest capture when the rules ask for it (D6, C6): a
@@ -42,7 +48,7 @@ pub(crate) struct Distinct<'a>(pub &'a mut MoveList);
 impl Sink for Distinct<'_> {
     const RECORD_PATH: bool = false;
     #[inline(always)]
-    fn push<R: Rules>(&mut self, mv: Move, dedup: bool, _: &[Square]) {
+    fn push<R: Rules>(&mut self, mv: Move, dedup: bool) {
         if admit::<R>(self.0, &mv) && !(dedup && self.0.contains(&mv)) {
             self.0.push(mv);
         }
@@ -56,33 +62,72 @@ pub(crate) struct EveryPath<'a>(pub &'a mut MoveList);
 impl Sink for EveryPath<'_> {
     const RECORD_PATH: bool = false;
     #[inline(always)]
-    fn push<R: Rules>(&mut self, mv: Move, _: bool, _: &[Square]) {
+    fn push<R: Rules>(&mut self, mv: Move, _: bool) {
         if admit::<R>(self.0, &mv) {
             self.0.push(mv);
         }
     }
 }
 
+/// Counts paths (and, under the majority rule, only the longest) without a list. If
+/// some path could repeat an earlier move, `may_repeat` says so and the caller counts
+/// distinct moves with a list instead.
+#[derive(Default)]
+pub(crate) struct Counter {
+    pub n: usize,
+    pub best: u32,
+    pub may_repeat: bool,
+}
+
+impl Sink for Counter {
+    const RECORD_PATH: bool = false;
+    #[inline(always)]
+    fn push<R: Rules>(&mut self, mv: Move, dedup: bool) {
+        self.may_repeat |= dedup;
+        if R::MAJORITY {
+            let n = mv.captured.count();
+            if n > self.best {
+                self.best = n;
+                self.n = 0;
+            } else if n < self.best {
+                return;
+            }
+        }
+        self.n += 1;
+    }
+}
+
 /// Every path with its landing squares, for notation.
 #[derive(Default)]
-pub(crate) struct Recorded(pub Vec<(Move, Vec<Square>)>);
+pub(crate) struct Recorded {
+    pub paths: Vec<(Move, Vec<Square>)>,
+    stack: Vec<Square>,
+}
 
 impl Sink for Recorded {
     const RECORD_PATH: bool = true;
-    fn push<R: Rules>(&mut self, mv: Move, _: bool, path: &[Square]) {
+    fn push<R: Rules>(&mut self, mv: Move, _: bool) {
         if R::MAJORITY {
-            if let Some((first, _)) = self.0.first() {
+            if let Some((first, _)) = self.paths.first() {
                 let best = first.captured.count();
                 let n = mv.captured.count();
                 if n < best {
                     return;
                 }
                 if n > best {
-                    self.0.clear();
+                    self.paths.clear();
                 }
             }
         }
-        self.0.push((mv, path.to_vec()));
+        let mut path = self.stack.clone();
+        path.push(mv.to);
+        self.paths.push((mv, path));
+    }
+    fn enter(&mut self, sq: Square) {
+        self.stack.push(sq);
+    }
+    fn leave(&mut self) {
+        self.stack.pop();
     }
 }
 
@@ -96,8 +141,6 @@ struct Search<'a, S> {
     empty: Bitboard,
     from: Square,
     sink: &'a mut S,
-    path: [Square; 64],
-    len: usize,
 }
 
 impl<S: Sink> Search<'_, S> {
@@ -111,26 +154,20 @@ impl<S: Sink> Search<'_, S> {
         // Two paths with one triple need a cycle of at least four captures, or (long
         // leaps) a choice of landing square before a later capture.
         let dedup = long || captured.count() >= 4;
-        if S::RECORD_PATH {
-            self.path[self.len] = to;
-            self.sink.push::<R>(mv, dedup, &self.path[..=self.len]);
-        } else {
-            self.sink.push::<R>(mv, dedup, &[]);
-        }
+        self.sink.push::<R>(mv, dedup);
     }
 
     #[inline(always)]
     fn enter(&mut self, sq: Square) {
         if S::RECORD_PATH {
-            self.path[self.len] = sq;
-            self.len += 1;
+            self.sink.enter(sq);
         }
     }
 
     #[inline(always)]
     fn leave(&mut self) {
         if S::RECORD_PATH {
-            self.len -= 1;
+            self.sink.leave();
         }
     }
 
@@ -145,10 +182,7 @@ impl<S: Sink> Search<'_, S> {
         let dirs = capture_dirs::<R, MAN, BLACK>();
         let prey = self.enemy & !captured;
         let mut found = false;
-        for d in Dir::ALL {
-            if dirs & d.bit() == 0 {
-                continue;
-            }
+        crate::each_dir!(dirs, |d| {
             let victim = here.shift(d) & prey;
             let land = victim.shift(d) & self.empty;
             if land.is_empty() {
@@ -165,7 +199,7 @@ impl<S: Sink> Search<'_, S> {
             self.enter(to);
             self.short::<R, MAN, BLACK>(to, taken);
             self.leave();
-        }
+        });
         if !found && captured.any() {
             self.emit::<R>(sq, captured, false);
         }
@@ -183,10 +217,7 @@ impl<S: Sink> Search<'_, S> {
         let dirs = capture_dirs::<R, MAN, BLACK>();
         let prey = self.enemy & !captured;
         let mut found = false;
-        for d in Dir::ALL {
-            if dirs & d.bit() == 0 {
-                continue;
-            }
+        crate::each_dir!(dirs, |d| {
             let (_, blocker) = slide(sq, d, self.occupied);
             let Some(victim) = blocker else { continue };
             if !prey.contains(victim) {
@@ -212,7 +243,7 @@ impl<S: Sink> Search<'_, S> {
                     self.emit::<R>(to, taken, true);
                 }
             }
-        }
+        });
         found
     }
 }
@@ -236,10 +267,10 @@ fn first_jumpers(
     long: bool,
 ) -> Bitboard {
     let mut out = Bitboard::EMPTY;
-    for d in Dir::ALL {
-        if dirs & d.bit() == 0 {
-            continue;
-        }
+    if movers.is_empty() {
+        return out;
+    }
+    crate::each_dir!(dirs, |d| {
         let back = d.opposite();
         // Squares from which a jump over an enemy in direction d lands on an empty one.
         let take_off = (empty.shift(back) & enemy).shift(back);
@@ -251,7 +282,7 @@ fn first_jumpers(
         } else {
             out |= take_off & movers;
         }
-    }
+    });
     out
 }
 
@@ -301,8 +332,6 @@ pub(crate) fn generate<R: Rules, S: Sink, const BLACK: bool>(pos: &Position<R>, 
         empty,
         from: Square::new(0),
         sink,
-        path: [Square::new(0); 64],
-        len: 0,
     };
     let men = pos.men(us);
     let man_dirs = capture_dirs::<R, true, BLACK>();
@@ -313,6 +342,7 @@ pub(crate) fn generate<R: Rules, S: Sink, const BLACK: bool>(pos: &Position<R>, 
         } else {
             search.short::<R, true, BLACK>(from, Bitboard::EMPTY);
         }
+        search.leave();
     }
     let kings = pos.kings(us);
     for from in first_jumpers(kings, enemy, empty, R::KING_CAPTURES, R::KING_LONG_LEAP) {
@@ -322,6 +352,7 @@ pub(crate) fn generate<R: Rules, S: Sink, const BLACK: bool>(pos: &Position<R>, 
         } else {
             search.short::<R, false, BLACK>(from, Bitboard::EMPTY);
         }
+        search.leave();
     }
 }
 
@@ -333,7 +364,6 @@ impl<S: Sink> Search<'_, S> {
         self.from = from;
         self.occupied = occupied & !origin;
         self.empty = empty | origin;
-        self.len = 0;
         self.enter(from);
     }
 }

@@ -12,7 +12,7 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::{Color, Square};
-use capture::{Distinct, EveryPath, Recorded};
+use capture::{Counter, Distinct, EveryPath, Recorded};
 
 /// Runs `$f::<R, BLACK>(args)` with `BLACK` fixed from the side to move.
 macro_rules! by_side {
@@ -64,6 +64,11 @@ pub fn count<R: Rules>(pos: &Position<R>) -> usize {
 #[inline(always)]
 fn count_side<R: Rules, const BLACK: bool>(pos: &Position<R>) -> usize {
     if capture::has_capture::<R, BLACK>(pos) {
+        let mut counter = Counter::default();
+        capture::generate::<R, _, BLACK>(pos, &mut counter);
+        if !counter.may_repeat {
+            return counter.n;
+        }
         let mut list = MoveList::new();
         capture::generate::<R, _, BLACK>(pos, &mut Distinct(&mut list));
         list.len()
@@ -82,9 +87,9 @@ pub fn count_paths<R: Rules>(pos: &Position<R>) -> usize {
 #[inline(always)]
 fn count_paths_side<R: Rules, const BLACK: bool>(pos: &Position<R>) -> usize {
     if capture::has_capture::<R, BLACK>(pos) {
-        let mut list = MoveList::new();
-        capture::generate::<R, _, BLACK>(pos, &mut EveryPath(&mut list));
-        list.len()
+        let mut counter = Counter::default();
+        capture::generate::<R, _, BLACK>(pos, &mut counter);
+        counter.n
     } else {
         quiet::count::<R, BLACK>(pos)
     }
@@ -121,7 +126,7 @@ pub fn capture_paths<R: Rules>(pos: &Position<R>) -> Vec<(Move, Vec<Square>)> {
         Color::White => capture::generate::<R, _, false>(pos, &mut rec),
         Color::Black => capture::generate::<R, _, true>(pos, &mut rec),
     }
-    rec.0
+    rec.paths
 }
 
 /// The legal moves of `pos` as a new list.

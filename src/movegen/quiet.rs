@@ -46,24 +46,19 @@ pub(crate) fn generate<R: Rules, const BLACK: bool>(pos: &Position<R>, list: &mu
     let us = if BLACK { Color::Black } else { Color::White };
     let empty = pos.empty();
     let men = pos.men(us);
-    for d in Dir::ALL {
-        if step_dirs::<R, BLACK>() & d.bit() != 0 {
-            man_runs::<R>(men, empty, d, |k, movers| {
-                for from in movers {
-                    list.push(Move::quiet(from, square_plus(from, d, k)));
-                }
-            });
-        }
-    }
+    crate::each_dir!(step_dirs::<R, BLACK>(), |d| {
+        man_runs::<R>(men, empty, d, |k, movers| {
+            for from in movers {
+                list.push(Move::quiet(from, square_plus(from, d, k)));
+            }
+        });
+    });
     let kings = pos.kings(us);
     if kings.is_empty() {
         return;
     }
     let occupied = pos.occupied();
-    for d in Dir::ALL {
-        if R::KING_STEPS & d.bit() == 0 {
-            continue;
-        }
+    crate::each_dir!(R::KING_STEPS, |d| {
         if R::KING_FLIES {
             for from in kings {
                 for to in slide(from, d, occupied).0 {
@@ -75,7 +70,7 @@ pub(crate) fn generate<R: Rules, const BLACK: bool>(pos: &Position<R>, list: &mu
                 list.push(Move::quiet(square_plus(to, d, -1), to));
             }
         }
-    }
+    });
 }
 
 /// The number of quiet moves of the side to move, by popcounts.
@@ -85,17 +80,12 @@ pub(crate) fn count<R: Rules, const BLACK: bool>(pos: &Position<R>) -> usize {
     let empty = pos.empty();
     let men = pos.men(us);
     let mut n = 0;
-    for d in Dir::ALL {
-        if step_dirs::<R, BLACK>() & d.bit() != 0 {
-            man_runs::<R>(men, empty, d, |_, movers| n += movers.count());
-        }
-    }
+    crate::each_dir!(step_dirs::<R, BLACK>(), |d| {
+        man_runs::<R>(men, empty, d, |_, movers| n += movers.count());
+    });
     let kings = pos.kings(us);
     if kings.any() {
-        for d in Dir::ALL {
-            if R::KING_STEPS & d.bit() == 0 {
-                continue;
-            }
+        crate::each_dir!(R::KING_STEPS, |d| {
             if R::KING_FLIES {
                 // Rays of kings in one direction never overlap: a king behind another
                 // stops at it.
@@ -103,7 +93,7 @@ pub(crate) fn count<R: Rules, const BLACK: bool>(pos: &Position<R>) -> usize {
             } else {
                 n += (kings.shift(d) & empty).count();
             }
-        }
+        });
     }
     n as usize
 }
@@ -115,13 +105,8 @@ pub(crate) fn any<R: Rules, const BLACK: bool>(pos: &Position<R>) -> bool {
     let empty = pos.empty();
     let men = pos.men(us);
     let kings = pos.kings(us);
-    for d in Dir::ALL {
-        if step_dirs::<R, BLACK>() & d.bit() != 0 && (men.shift(d) & empty).any() {
-            return true;
-        }
-        if R::KING_STEPS & d.bit() != 0 && (kings.shift(d) & empty).any() {
-            return true;
-        }
-    }
-    false
+    let mut targets = Bitboard::EMPTY;
+    crate::each_dir!(step_dirs::<R, BLACK>(), |d| { targets |= men.shift(d) });
+    crate::each_dir!(R::KING_STEPS, |d| { targets |= kings.shift(d) });
+    (targets & empty).any()
 }
