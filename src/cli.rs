@@ -105,7 +105,11 @@ fn run_perft<R: Rules>(args: &PerftArgs) -> i32 {
         },
         None => Position::<R>::start(),
     };
-    let count = if args.paths { Count::Paths } else { Count::Moves };
+    let count = if args.paths {
+        Count::Paths
+    } else {
+        Count::Moves
+    };
     let show_progress = std::io::stderr().is_terminal();
     let progress = |done: usize, total: usize| {
         if show_progress {

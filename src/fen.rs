@@ -60,9 +60,9 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>, FenError> {
                 Some(rest) => (true, rest),
                 None => (false, token),
             };
-            for sq in parse_squares::<R>(body).map_err(|e| {
-                FenError(format!("in the {color} field, token '{token}': {e}"))
-            })? {
+            for sq in parse_squares::<R>(body)
+                .map_err(|e| FenError(format!("in the {color} field, token '{token}': {e}")))?
+            {
                 let b = Bitboard::from_square(sq);
                 if (set & b).any() {
                     return Err(FenError(format!(
@@ -117,7 +117,11 @@ pub fn to_fen<R: Rules>(pos: &Position<R>) -> String {
         let list: Vec<String> = squares
             .iter()
             .map(|sq| {
-                let k = if pos.all_kings().contains(*sq) { "K" } else { "" };
+                let k = if pos.all_kings().contains(*sq) {
+                    "K"
+                } else {
+                    ""
+                };
                 format!("{k}{}", square_name::<R>(*sq))
             })
             .collect();

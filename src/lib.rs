@@ -17,6 +17,7 @@
 pub mod bitboard;
 pub mod cli;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

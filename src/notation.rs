@@ -280,9 +280,6 @@ fn why_not_quiet<R: Rules>(pos: &Position<R>, from: Square) -> String {
             p.color,
             pos.side()
         ),
-        Some(_) => format!(
-            "the piece on {} cannot move there",
-            square_name::<R>(from)
-        ),
+        Some(_) => format!("the piece on {} cannot move there", square_name::<R>(from)),
     }
 }

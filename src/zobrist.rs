@@ -47,7 +47,11 @@ pub fn piece_key(color: Color, king: bool, sq: Square) -> u64 {
 
 /// The hash of a position computed from scratch.
 pub fn full_hash(pieces: [Bitboard; 2], kings: Bitboard, side: Color) -> u64 {
-    let mut h = if side == Color::Black { BLACK_TO_MOVE } else { 0 };
+    let mut h = if side == Color::Black {
+        BLACK_TO_MOVE
+    } else {
+        0
+    };
     for c in Color::ALL {
         for sq in pieces[c.index()] {
             h ^= piece_key(c, kings.contains(sq), sq);

@@ -171,13 +171,14 @@ impl<S: Sink> Search<'_, S> {
         }
     }
 
-    /// Short leaps (G6) from `sq` with `captured` already taken, (the man's or king's capture directions).
-    /// A piece that cannot jump again ends its move here (G3).
+    /// Short leaps (G6) from `sq` with `captured` already taken (the man's or king's
+    /// capture directions). Returns whether any jump was possible from `sq`; a landing
+    /// square from which no jump follows ends the move (G3).
     fn short<R: Rules, const MAN: bool, const BLACK: bool>(
         &mut self,
         sq: Square,
         captured: Bitboard,
-    ) {
+    ) -> bool {
         let here = Bitboard::from_square(sq);
         let dirs = capture_dirs::<R, MAN, BLACK>();
         let prey = self.enemy & !captured;
@@ -191,18 +192,16 @@ impl<S: Sink> Search<'_, S> {
             found = true;
             let to = land.lowest();
             let taken = captured | victim;
-            if MAN && R::CROWNING_ENDS_CAPTURE && to.rank() == promotion_rank(BLACK) {
-                // E6/S6: crowned, the move stops.
-                self.emit::<R>(to, taken, false);
-                continue;
-            }
+            // E6/S6: a man crowned by a capture stops there.
+            let crowned = MAN && R::CROWNING_ENDS_CAPTURE && to.rank() == promotion_rank(BLACK);
             self.enter(to);
-            self.short::<R, MAN, BLACK>(to, taken);
+            let continued = !crowned && self.short::<R, MAN, BLACK>(to, taken);
             self.leave();
+            if !continued {
+                self.emit::<R>(to, taken, false);
+            }
         });
-        if !found && captured.any() {
-            self.emit::<R>(sq, captured, false);
-        }
+        found
     }
 
     /// Long leaps (G5) from `sq` with `captured` already taken, (the man's or king's capture directions).

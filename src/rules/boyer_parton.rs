@@ -6,7 +6,7 @@ use crate::bitboard::{Bitboard, DARK, DIAGONAL, FORWARD_DIAGONAL};
 use crate::types::Color;
 
 /// Boyer-parton: scandinavian, except that men capture with the long leap (B1).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BoyerParton;
 
 impl Rules for BoyerParton {

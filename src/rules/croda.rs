@@ -6,7 +6,7 @@ use crate::types::Color;
 
 /// Croda: all 64 squares, 24 men a side, rook-like kings, orthogonal captures, majority
 /// capture.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Croda;
 
 impl Rules for Croda {

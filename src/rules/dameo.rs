@@ -6,7 +6,7 @@ use crate::types::Color;
 
 /// Dameo: all 64 squares, men move in lines, queen-like kings that capture orthogonally,
 /// majority capture.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Dameo;
 
 impl Rules for Dameo {

@@ -6,7 +6,7 @@ use crate::bitboard::{Bitboard, DARK, DIAGONAL, FORWARD_DIAGONAL};
 use crate::types::Color;
 
 /// English draughts: dark squares, short kings, free choice of capture, Black first.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct English;
 
 impl Rules for English {

@@ -21,7 +21,9 @@ pub use scandinavian::Scandinavian;
 
 /// The constants that make a rule set. Directions are given from White's side; Black's
 /// are the vertical mirror image.
-pub trait Rules: Copy + Clone + Default + Send + Sync + std::fmt::Debug + 'static {
+pub trait Rules:
+    Copy + Clone + Default + PartialEq + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug + 'static
+{
     /// The variant's name on the command line and in the protocol.
     const NAME: &'static str;
     /// The playable squares: all 64, or the 32 dark ones.

@@ -6,7 +6,7 @@ use crate::types::Color;
 
 /// Scandinavian draughts: dark squares, flying kings, men capture forward only, free
 /// choice of capture.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Scandinavian;
 
 /// S1: White's men at the start (shared with boyer-parton and english).
