@@ -225,13 +225,15 @@ pub fn parse_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, Notat
         match matches.len() {
             1 => return Ok(matches[0].0),
             n if n > 1 => {
+                let mut candidates: Vec<String> = matches
+                    .iter()
+                    .map(|(_, p)| path_text::<R>(p, true))
+                    .collect();
+                candidates.sort();
                 return Err(NotationError::Ambiguous {
                     text: t.to_string(),
-                    candidates: matches
-                        .iter()
-                        .map(|(_, p)| path_text::<R>(p, true))
-                        .collect(),
-                })
+                    candidates,
+                });
             }
             _ => {}
         }
