@@ -244,7 +244,7 @@ macro_rules! each_dir {
     (@one $set:ident, $d:ident, $body:block, $($dir:ident),*) => {
         $(
             if $set & $crate::bitboard::Dir::$dir.bit() != 0 {
-                #[allow(clippy::never_loop, unused_labels)]
+                #[allow(clippy::never_loop, clippy::single_element_loop, unused_labels)]
                 for $d in [$crate::bitboard::Dir::$dir] $body
             }
         )*

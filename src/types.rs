@@ -101,7 +101,7 @@ impl Square {
 
     /// True for the dark squares (a1 is dark).
     pub const fn is_dark(self) -> bool {
-        (self.file() + self.rank()) % 2 == 0
+        (self.file() + self.rank()) & 1 == 0
     }
 
     /// The algebraic name, e.g. `e4`.
