@@ -14,8 +14,12 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
+pub mod bench;
 pub mod bitboard;
 pub mod cli;
+pub mod engine;
+pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod movegen;
@@ -24,6 +28,10 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod search;
+pub mod threads;
+pub mod time;
+pub mod tt;
 pub mod types;
 pub mod variant;
 pub mod zobrist;

@@ -1,0 +1,98 @@
+//! [`Engine`]: the facade that the protocol and the CLI drive. It owns the game, the
+//! transposition table, the evaluation weights and the thread count; `search` blocks,
+//! and `stop_flag` lets another thread end a search early.
+
+use crate::eval::Weights;
+use crate::game::Game;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::search::{Info, SearchResult, Shared};
+use crate::threads;
+use crate::time::Limits;
+use crate::tt::TranspositionTable;
+use std::sync::Arc;
+
+/// The engine for the rules `R`.
+pub struct Engine<R: Rules> {
+    game: Game<R>,
+    tt: TranspositionTable,
+    weights: Weights,
+    threads: usize,
+    shared: Arc<Shared>,
+}
+
+impl<R: Rules> Engine<R> {
+    /// An engine at the start position with a `hash_mib` MiB table and `threads` threads.
+    pub fn new(hash_mib: usize, threads: usize) -> Engine<R> {
+        Engine {
+            game: Game::new(Position::start()),
+            tt: TranspositionTable::new(hash_mib),
+            weights: Weights::default_for::<R>(),
+            threads: threads.max(1),
+            shared: Arc::new(Shared::new()),
+        }
+    }
+
+    /// Sets the game to search from (its last position is the root).
+    pub fn set_game(&mut self, game: Game<R>) {
+        self.game = game;
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &Game<R> {
+        &self.game
+    }
+
+    /// Forgets what earlier searches learned (a new game).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Replaces the table with one of `mib` MiB.
+    pub fn set_hash(&mut self, mib: usize) {
+        self.tt = TranspositionTable::new(mib);
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+    }
+
+    /// Sets the evaluation weights.
+    pub fn set_weights(&mut self, w: Weights) {
+        self.weights = w;
+    }
+
+    /// The evaluation weights in use.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// A handle that stops the running search when `stop` is stored into it.
+    pub fn stop_flag(&self) -> Arc<Shared> {
+        Arc::clone(&self.shared)
+    }
+
+    /// Searches the current position until `limits` (or a stop) with `multipv` lines;
+    /// `report` receives each completed iteration.
+    pub fn search(
+        &self,
+        limits: &Limits,
+        multipv: usize,
+        report: &(dyn Fn(&Info) + Sync),
+    ) -> SearchResult {
+        self.shared
+            .stop
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+        threads::search(
+            self.game.positions(),
+            limits,
+            multipv,
+            self.threads,
+            &self.tt,
+            &self.weights,
+            &self.shared,
+            report,
+        )
+    }
+}

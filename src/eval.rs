@@ -1,0 +1,226 @@
+//! Static evaluation, generic over the rules, with the weights as data.
+//!
+//! The evaluation is linear in a small set of features (each White's count minus
+//! Black's), so the same code serves the search ([`evaluate`]) and the tuner
+//! ([`features`]): `score = Σ weight[i] * feature[i]`, scaled down in drawish endings and
+//! seen from the side to move. Scores are in hundredths of a man.
+
+use crate::bitboard::{Bitboard, Dir};
+use crate::movegen;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::types::Color;
+
+/// A score in hundredths of a man, from the side to move's point of view.
+pub type Score = i32;
+
+/// The score of a won position at the root; a win in `p` plies scores `MATE - p`.
+pub const MATE: Score = 30_000;
+/// Scores beyond this are forced wins or losses.
+pub const MATE_BOUND: Score = MATE - 1_000;
+/// Larger than any score.
+pub const INFINITE: Score = MATE + 1;
+
+/// The features, in the order of [`Weights::values`].
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "man",
+    "king",
+    "rank1",
+    "rank2",
+    "rank3",
+    "rank4",
+    "rank5",
+    "rank6",
+    "back_rank_guard",
+    "centre_man",
+    "centre_king",
+    "mobility",
+    "runaway",
+    "king_edge",
+];
+
+/// Number of features.
+pub const FEATURES: usize = 14;
+
+/// Evaluation weights, one per feature, plus the side-to-move bonus.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// One weight per entry of [`FEATURE_NAMES`].
+    pub values: [i32; FEATURES],
+    /// Bonus for having the move (tempo).
+    pub tempo: i32,
+}
+
+impl Weights {
+    /// The default weights of the rules `R`: a flying or Dameo king is worth far more
+    /// than a short english king.
+    pub fn default_for<R: Rules>() -> Weights {
+        let king = match (R::KING_FLIES, R::KING_LONG_LEAP, R::BOARD.count()) {
+            (true, true, 64) if R::KING_STEPS == 0xFF => 350, // dameo: queen moves
+            (true, true, 64) => 280,                          // croda: rook moves
+            (true, true, _) => 300,                           // scandinavian, boyer-parton
+            _ => 140,                                         // english
+        };
+        let advance = if R::BOARD.count() == 64 { 4 } else { 3 };
+        Weights {
+            values: [
+                100,
+                king,
+                0,
+                advance,
+                2 * advance,
+                3 * advance,
+                5 * advance,
+                8 * advance,
+                6,
+                4,
+                6,
+                2,
+                25,
+                -4,
+            ],
+            tempo: 3,
+        }
+    }
+}
+
+/// Squares in the middle of the board (c3-f6).
+const CENTRE: Bitboard = Bitboard(0x0000_3C3C_3C3C_0000);
+/// The border squares.
+const EDGE: Bitboard = Bitboard(0xFF81_8181_8181_81FF);
+
+/// A man's rank counted from its own side: 0 = its back rank.
+#[inline(always)]
+fn relative_rank_masks(c: Color) -> [Bitboard; 8] {
+    let mut m = [Bitboard::EMPTY; 8];
+    for (r, slot) in m.iter_mut().enumerate() {
+        let rank = match c {
+            Color::White => r,
+            Color::Black => 7 - r,
+        };
+        *slot = Bitboard(0xFFu64 << (8 * rank));
+    }
+    m
+}
+
+/// The features of one side (not yet the difference).
+fn side_features<R: Rules>(pos: &Position<R>, us: Color) -> [i32; FEATURES] {
+    let them = us.opponent();
+    let men = pos.men(us);
+    let kings = pos.kings(us);
+    let empty = pos.empty();
+    let ranks = relative_rank_masks(us);
+    let mut f = [0i32; FEATURES];
+    f[0] = men.count() as i32;
+    f[1] = kings.count() as i32;
+    for r in 1..=6 {
+        f[1 + r] = (men & ranks[r]).count() as i32;
+    }
+    // Men at home guard the crowning squares while the opponent still has men.
+    if pos.men(them).any() {
+        f[8] = (men & ranks[0]).count() as i32;
+    }
+    f[9] = (men & CENTRE).count() as i32;
+    f[10] = (kings & CENTRE).count() as i32;
+    // Mobility: squares the men can step to and squares next to kings.
+    let mut targets = 0;
+    let steps = if us == Color::White {
+        R::MAN_STEPS
+    } else {
+        crate::bitboard::flip_dirs(R::MAN_STEPS)
+    };
+    for d in Dir::ALL {
+        if steps & d.bit() != 0 {
+            targets += (men.shift(d) & empty).count() as i32;
+        }
+        if R::KING_STEPS & d.bit() != 0 {
+            targets += (kings.shift(d) & empty).count() as i32;
+        }
+    }
+    f[11] = targets;
+    f[12] = runaways(pos, us, &ranks);
+    f[13] = (kings & EDGE).count() as i32;
+    f
+}
+
+/// Men on the opponent's half with no enemy piece in the cone in front of them.
+fn runaways<R: Rules>(pos: &Position<R>, us: Color, ranks: &[Bitboard; 8]) -> i32 {
+    let enemy = pos.pieces(us.opponent());
+    let (forward, left, right) = match us {
+        Color::White => (Dir::N, Dir::NW, Dir::NE),
+        Color::Black => (Dir::S, Dir::SW, Dir::SE),
+    };
+    let advanced = pos.men(us) & (ranks[4] | ranks[5] | ranks[6]);
+    let mut n = 0;
+    for sq in advanced {
+        // The cone widens one file each rank.
+        let mut cone = Bitboard::EMPTY;
+        let mut row = Bitboard::from_square(sq);
+        loop {
+            row = row.shift(forward) | row.shift(left) | row.shift(right);
+            if row.is_empty() {
+                break;
+            }
+            cone |= row;
+        }
+        if (cone & enemy).is_empty() {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The features of `pos`, White's minus Black's.
+pub fn features<R: Rules>(pos: &Position<R>) -> [i32; FEATURES] {
+    let w = side_features(pos, Color::White);
+    let b = side_features(pos, Color::Black);
+    let mut f = [0; FEATURES];
+    for i in 0..FEATURES {
+        f[i] = w[i] - b[i];
+    }
+    f
+}
+
+/// How far a score should be trusted in this material (64 = fully): endings that the
+/// stronger side cannot usually win are scaled towards a draw.
+pub fn draw_scale<R: Rules>(pos: &Position<R>) -> i32 {
+    let count = |c: Color| (pos.men(c).count(), pos.kings(c).count());
+    let (wm, wk) = count(Color::White);
+    let (bm, bk) = count(Color::Black);
+    let (strong, weak) = if wm + 2 * wk >= bm + 2 * bk {
+        ((wm, wk), (bm, bk))
+    } else {
+        ((bm, bk), (wm, wk))
+    };
+    // Kings only on both sides.
+    if strong.0 == 0 && weak.0 == 0 && weak.1 >= 1 {
+        let flying = R::KING_FLIES;
+        // One king cannot beat one king; long-range kings hold against two (and the
+        // lone flying king often against three).
+        if strong.1 <= weak.1 || (flying && strong.1 <= 2) {
+            return 4;
+        }
+        if flying && strong.1 == 3 && weak.1 == 1 {
+            return 24;
+        }
+    }
+    64
+}
+
+/// The static evaluation of `pos` from the side to move's point of view. Meant for
+/// positions without a capture (the search resolves captures first).
+pub fn evaluate<R: Rules>(pos: &Position<R>, w: &Weights) -> Score {
+    let f = features(pos);
+    let mut s: i32 = 0;
+    for i in 0..FEATURES {
+        s += w.values[i] * f[i];
+    }
+    s = s * draw_scale(pos) / 64;
+    let s = if pos.side() == Color::White { s } else { -s };
+    s + w.tempo
+}
+
+/// True when `pos` is quiet enough to evaluate: no capture for the side to move.
+pub fn is_quiet<R: Rules>(pos: &Position<R>) -> bool {
+    !movegen::has_capture(pos)
+}

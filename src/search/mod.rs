@@ -1,0 +1,115 @@
+//! The search: iterative deepening with aspiration windows, principal-variation search,
+//! a quiescence search that resolves every pending capture, move ordering (table move,
+//! killers, history) and late-move reductions.
+//!
+//! The search never prints: each completed iteration is reported as an [`Info`] to a
+//! callback, and the protocol or CLI turns it into text.
+
+mod ordering;
+mod worker;
+
+pub use worker::Worker;
+
+use crate::eval::Score;
+use crate::moves::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The deepest ply the search reaches (iterative depth plus extensions and captures).
+pub const MAX_PLY: usize = 128;
+
+/// What the search reports after each completed iteration (one per line of play with
+/// multi-PV).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    /// The nominal depth of the iteration.
+    pub depth: u32,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// The score in hundredths of a man from the side to move's view.
+    pub score: Score,
+    /// Nodes searched so far by all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation, from the root.
+    pub pv: Vec<Move>,
+    /// 1 for the best line, 2 for the second ... (multi-PV).
+    pub multipv: usize,
+    /// Permille of the transposition table used by this search.
+    pub hashfull: u32,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+
+    /// Signed plies to a forced result: positive when the side to move wins, negative
+    /// when it loses, `None` when the score is not a forced result.
+    pub fn win_in(&self) -> Option<i32> {
+        crate::search::win_in(self.score)
+    }
+}
+
+/// Plies to a forced result for a score (see [`Info::win_in`]).
+pub fn win_in(score: Score) -> Option<i32> {
+    use crate::eval::{MATE, MATE_BOUND};
+    if score > MATE_BOUND {
+        Some(MATE - score)
+    } else if score < -MATE_BOUND {
+        Some(-(MATE + score))
+    } else {
+        None
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// The move to play; `None` when the side to move has no legal move (G8).
+    pub best: Option<Move>,
+    /// The expected reply, if the principal variation has one.
+    pub ponder: Option<Move>,
+    /// The last completed iteration of each line (best line first).
+    pub lines: Vec<Info>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time used.
+    pub time: Duration,
+}
+
+/// State shared by the threads of one search.
+pub struct Shared {
+    /// Set to stop every thread.
+    pub stop: AtomicBool,
+    /// Nodes searched so far by all threads (flushed in batches).
+    pub nodes: AtomicU64,
+}
+
+impl Shared {
+    /// Fresh shared state.
+    pub fn new() -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    /// True once the search has been told to stop.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,459 @@
+//! One search thread: iterative deepening over a principal-variation alpha-beta search
+//! and a capture-resolving quiescence search.
+
+use super::ordering::{pick, Ordering};
+use super::{Info, Shared, MAX_PLY};
+use crate::eval::{evaluate, Score, Weights, INFINITE, MATE};
+use crate::movegen;
+use crate::moves::{Move, MoveList, MAX_MOVES};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::time::{Limits, TimeManager};
+use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, MoveHint, TranspositionTable};
+use std::sync::atomic::Ordering as AtomicOrdering;
+
+/// Nodes between two looks at the clock, the stop flag and the node limit.
+const CHECK_EVERY: u64 = 1024;
+
+/// A search thread's state.
+pub struct Worker<'a, R: Rules> {
+    id: usize,
+    shared: &'a Shared,
+    tt: &'a TranspositionTable,
+    weights: &'a Weights,
+    limits: &'a Limits,
+    time: TimeManager,
+    /// Nodes not yet added to `shared.nodes`.
+    pending: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// False until the first iteration is complete.
+    can_stop: bool,
+    /// Hashes of the positions from the game's last irreversible move to the current
+    /// node (repetition detection, G9).
+    hashes: Vec<u64>,
+    ordering: Ordering,
+    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    /// Root moves excluded from this search (multi-PV lines already found).
+    excluded: Vec<Move>,
+    root_pos: Position<R>,
+}
+
+impl<'a, R: Rules> Worker<'a, R> {
+    /// A worker searching the last position of `history` (the game so far).
+    pub fn new(
+        id: usize,
+        shared: &'a Shared,
+        tt: &'a TranspositionTable,
+        weights: &'a Weights,
+        limits: &'a Limits,
+        time: TimeManager,
+        history: &[Position<R>],
+    ) -> Worker<'a, R> {
+        let root_pos = *history.last().expect("a position to search");
+        let window = root_pos.reversible_plies() as usize;
+        let first = history.len().saturating_sub(window + 1);
+        Worker {
+            id,
+            shared,
+            tt,
+            weights,
+            limits,
+            time,
+            pending: 0,
+            seldepth: 0,
+            stopped: false,
+            can_stop: false,
+            hashes: history[first..].iter().map(|p| p.hash()).collect(),
+            ordering: Ordering::default(),
+            pv: Box::new(
+                [[Move::quiet(crate::Square::new(0), crate::Square::new(0)); MAX_PLY]; MAX_PLY],
+            ),
+            pv_len: [0; MAX_PLY],
+            excluded: Vec::new(),
+            root_pos,
+        }
+    }
+
+    /// Iterative deepening. Calls `report` (main thread only) after every completed
+    /// iteration and line; returns the last completed lines.
+    pub fn run(&mut self, multipv: usize, report: &(dyn Fn(&Info) + Sync)) -> Vec<Info> {
+        let root = self.root_pos;
+        let root_moves = movegen::legal_moves(&root);
+        if root_moves.is_empty() {
+            return Vec::new();
+        }
+        let multipv = multipv.clamp(1, root_moves.len());
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let mut completed: Vec<Info> = Vec::new();
+        let mut prev_score = 0;
+        for depth in 1..=max_depth {
+            // Helpers skip some depths so that the threads spread over the tree.
+            if self.id > 0 && depth > 1 && (depth + self.id as u32) % 3 == 0 {
+                continue;
+            }
+            self.seldepth = 0;
+            let mut lines: Vec<Info> = Vec::new();
+            self.excluded.clear();
+            for line in 0..multipv {
+                let score = if line == 0 {
+                    self.aspiration(depth as i32, prev_score)
+                } else {
+                    self.search(&root, depth as i32, -INFINITE, INFINITE, 0, true)
+                };
+                if self.stopped {
+                    break;
+                }
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                let Some(first) = pv.first().copied() else {
+                    break;
+                };
+                if line == 0 {
+                    prev_score = score;
+                }
+                self.excluded.push(first);
+                lines.push(Info {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score,
+                    nodes: 0,
+                    time: self.time.elapsed(),
+                    pv,
+                    multipv: line + 1,
+                    hashfull: 0,
+                });
+            }
+            if self.stopped && lines.len() < multipv {
+                // An unfinished iteration: keep the lines it finished only if it
+                // finished the first one and the earlier iteration had fewer.
+                if lines.is_empty() || completed.len() >= lines.len() {
+                    break;
+                }
+            }
+            self.flush();
+            let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed);
+            let hashfull = self.tt.hashfull();
+            for l in lines.iter_mut() {
+                l.nodes = nodes;
+                l.hashfull = hashfull;
+                l.time = self.time.elapsed();
+            }
+            // Lines beyond those finished keep their previous iteration.
+            if lines.len() < completed.len() {
+                lines.extend(completed.drain(lines.len()..));
+            }
+            completed = lines;
+            self.can_stop = true;
+            if self.id == 0 {
+                for l in &completed {
+                    report(l);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if self.id == 0 && self.time.is_timed() {
+                // One legal move: no need to think. Otherwise stop when the next
+                // iteration would likely not finish.
+                if root_moves.len() == 1 || self.time.soft_expired(0.5) {
+                    break;
+                }
+            }
+            if let Some(p) = super::win_in(completed[0].score) {
+                // A forced result well inside the horizon will not change.
+                if (p.unsigned_abs() as u32) + 2 < depth
+                    && !self.limits.infinite
+                    && self.limits.depth.is_none()
+                {
+                    break;
+                }
+            }
+        }
+        completed
+    }
+
+    fn aspiration(&mut self, depth: i32, prev: Score) -> Score {
+        let root = self.root_pos;
+        if depth < 4 {
+            return self.search(&root, depth, -INFINITE, INFINITE, 0, true);
+        }
+        let mut delta = 30;
+        let mut alpha = (prev - delta).max(-INFINITE);
+        let mut beta = (prev + delta).min(INFINITE);
+        loop {
+            let score = self.search(&root, depth, alpha, beta, 0, true);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 500 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// Adds the pending nodes to the shared count.
+    fn flush(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.pending, AtomicOrdering::Relaxed);
+        self.pending = 0;
+    }
+
+    /// Counts a node; every `CHECK_EVERY` nodes looks at the stop flag, the clock and
+    /// the node limit. The first iteration always finishes, so that there is a move.
+    #[inline]
+    fn count_node(&mut self) {
+        self.pending += 1;
+        if self.pending >= CHECK_EVERY {
+            let total = self
+                .shared
+                .nodes
+                .fetch_add(self.pending, AtomicOrdering::Relaxed)
+                + self.pending;
+            self.pending = 0;
+            if self.can_stop
+                && (self.shared.stopped()
+                    || self.time.hard_expired()
+                    || self.limits.nodes.is_some_and(|n| total >= n))
+            {
+                self.shared.stop.store(true, AtomicOrdering::Relaxed);
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// G9 inside the tree: a repetition of any earlier position since the last
+    /// irreversible move (same side to move) is scored as a draw; E7 likewise.
+    fn is_draw(&self, pos: &Position<R>) -> bool {
+        if let Some(limit) = R::NO_CAPTURE_DRAW_PLIES {
+            if pos.plies_since_capture() >= limit {
+                return true;
+            }
+        }
+        let window = pos.reversible_plies() as usize;
+        let n = self.hashes.len();
+        // hashes[n - 1] is the current position.
+        let mut back = 2;
+        while back <= window && back < n {
+            if self.hashes[n - 1 - back] == pos.hash() {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position<R>,
+        mut depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        pv_node: bool,
+    ) -> Score {
+        self.pv_len[ply] = 0;
+        if ply > 0 {
+            if self.is_draw(pos) {
+                return 0;
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(-MATE + ply as Score);
+            beta = beta.min(MATE - ply as Score - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY - 2 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        let key = pos.hash();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            if !pv_node && ply > 0 && e.depth >= depth {
+                let s = score_from_tt(e.score, ply as i32);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let mut list = MoveList::new();
+        movegen::generate(pos, &mut list);
+        if ply == 0 && !self.excluded.is_empty() {
+            let keep: Vec<Move> = list
+                .iter()
+                .filter(|m| !self.excluded.contains(m))
+                .copied()
+                .collect();
+            list.clear();
+            for m in keep {
+                list.push(m);
+            }
+        }
+        if list.is_empty() {
+            // G8: no legal move loses.
+            return -MATE + ply as Score;
+        }
+        // A forced reply costs nothing to look at one ply deeper.
+        if list.len() == 1 && ply > 0 {
+            depth += 1;
+        }
+        let mut keys = [0i32; MAX_MOVES];
+        self.ordering
+            .scores(&list, pos.side(), ply, entry.and_then(|e| e.mv), &mut keys);
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move: Option<Move> = None;
+        for i in 0..list.len() {
+            let mv = pick(&mut list, &mut keys, i);
+            let child = pos.play(&mv);
+            self.hashes.push(child.hash());
+            let new_depth = depth - 1;
+            let score = if i == 0 {
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+            } else {
+                // Late-move reductions for quiet moves far down the list.
+                let mut r = 0;
+                if depth >= 3 && i >= 3 && !mv.is_capture() && !self.ordering.is_killer(ply, &mv) {
+                    r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 16) as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                if s > alpha && r > 0 {
+                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            self.hashes.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        self.ordering.cutoff(pos.side(), ply, depth, &mv);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if self.excluded.is_empty() || ply > 0 {
+            self.tt.store(
+                key,
+                Entry {
+                    mv: best_move.as_ref().map(MoveHint::of),
+                    score: score_to_tt(best, ply as i32),
+                    depth,
+                    bound,
+                },
+            );
+        }
+        best
+    }
+
+    /// Resolves captures: a position where the side to move can capture is never
+    /// evaluated statically; every capture is searched (they are compulsory, so there is
+    /// no standing pat). A quiet position is evaluated.
+    fn quiescence(
+        &mut self,
+        pos: &Position<R>,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        self.pv_len[ply] = 0;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if !movegen::has_capture(pos) {
+            if !movegen::has_moves(pos) {
+                return -MATE + ply as Score;
+            }
+            if ply > 0 && self.is_draw(pos) {
+                return 0;
+            }
+            return evaluate(pos, self.weights);
+        }
+        if ply >= MAX_PLY - 2 {
+            return evaluate(pos, self.weights);
+        }
+        let mut list = MoveList::new();
+        movegen::generate(pos, &mut list);
+        let mut keys = [0i32; MAX_MOVES];
+        self.ordering
+            .scores(&list, pos.side(), ply, None, &mut keys);
+        let mut best = -INFINITE;
+        for i in 0..list.len() {
+            let mv = pick(&mut list, &mut keys, i);
+            let child = pos.play(&mv);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][0] = mv;
+        let child_len = if ply + 1 < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        for i in 0..child_len.min(MAX_PLY - 1) {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = (child_len + 1).min(MAX_PLY);
+    }
+}
