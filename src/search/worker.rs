@@ -135,6 +135,11 @@ impl<'a, R: Rules> Worker<'a, R> {
                     break;
                 }
             }
+            // Best line first, whatever order the lines were found in.
+            lines.sort_by(|a, b| b.score.cmp(&a.score));
+            for (i, l) in lines.iter_mut().enumerate() {
+                l.multipv = i + 1;
+            }
             self.flush();
             let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed);
             let hashfull = self.tt.hashfull();
@@ -285,6 +290,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         if self.stopped {
             return 0;
         }
+        self.seldepth = self.seldepth.max(ply);
         let key = pos.hash();
         let entry = self.tt.probe(key);
         if let Some(e) = entry {
