@@ -50,6 +50,79 @@ pub enum Command {
     /// Search a fixed set of positions of every variant at a fixed depth with one thread
     /// and print the node counts: the signature of the search's behaviour.
     Bench(BenchArgs),
+    /// Play games between two settings of dama in-process (strength measurement):
+    /// every random balanced opening twice with colours swapped.
+    #[command(after_help = SELFPLAY_HELP)]
+    Selfplay(SelfplayArgs),
+    /// Tune the evaluation weights: self-play games, then logistic regression of the
+    /// evaluation on their results; writes a weights file.
+    Tune(TuneArgs),
+}
+
+const SELFPLAY_HELP: &str = "\
+A player is a comma-separated list of settings:
+  depth=D | nodes=N | movetime=MS    search limit per move (default depth=6)
+  threads=N                          search threads (default 1)
+  weights=tuned|hand|FILE            evaluation weights (default tuned: src/weights/)
+Example:
+  dama selfplay --variant english --games 200 --a weights=tuned --b weights=hand
+  dama selfplay --variant dameo --games 100 --a depth=6,threads=2 --b depth=6 --concurrency 1
+The result is from A's point of view: wins, draws, losses, score and the Elo difference
+with its 95% margin (from game pairs).";
+
+/// Arguments of `dama selfplay`.
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// Rule set.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Games to play (rounded up to an even number: openings are played twice).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Settings of player A.
+    #[arg(long, default_value = "depth=6")]
+    pub a: String,
+    /// Settings of player B.
+    #[arg(long, default_value = "depth=6")]
+    pub b: String,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 2)]
+    pub concurrency: usize,
+    /// Random plies of each opening.
+    #[arg(long, default_value_t = 6)]
+    pub opening_plies: usize,
+    /// Plies after the opening after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: usize,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Arguments of `dama tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Rule set.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Self-play games to learn from.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Search depth of the self-play games.
+    #[arg(long, default_value_t = 5)]
+    pub depth: u32,
+    /// Gradient-descent passes.
+    #[arg(long, default_value_t = 400)]
+    pub epochs: usize,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 2)]
+    pub concurrency: usize,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 7)]
+    pub seed: u64,
+    /// Write the tuned weights here (e.g. src/weights/english.txt); default stdout.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
 }
 
 const ANALYZE_HELP: &str = "\
@@ -155,7 +228,172 @@ pub fn run() -> i32 {
         Command::Perft(args) => with_variant!(args.variant, R => run_perft::<R>(&args)),
         Command::Analyze(args) => with_variant!(args.variant, R => run_analyze::<R>(&args)),
         Command::Bench(args) => crate::bench::run(args.depth),
+        Command::Selfplay(args) => with_variant!(args.variant, R => run_selfplay::<R>(&args)),
+        Command::Tune(args) => with_variant!(args.variant, R => run_tune::<R>(&args)),
     }
+}
+
+/// Reads a player's settings (`depth=6,threads=2,weights=hand`).
+pub fn parse_player<R: Rules>(name: &str, spec: &str) -> Result<crate::selfplay::Player, String> {
+    let mut limits = crate::time::Limits::default();
+    let mut threads = 1;
+    let mut weights = crate::eval::Weights::default_for::<R>();
+    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("player {name}: '{item}' is not name=value"))?;
+        let num = |v: &str| -> Result<u64, String> {
+            v.parse()
+                .map_err(|_| format!("player {name}: {k}={v} is not a number"))
+        };
+        match k {
+            "depth" => limits.depth = Some(num(v)? as u32),
+            "nodes" => limits.nodes = Some(num(v)?),
+            "movetime" => limits.movetime = Some(std::time::Duration::from_millis(num(v)?)),
+            "threads" => threads = num(v)?.max(1) as usize,
+            "weights" => {
+                weights = match v {
+                    "tuned" => crate::eval::Weights::default_for::<R>(),
+                    "hand" => crate::eval::Weights::hand_set::<R>(),
+                    file => {
+                        let text = std::fs::read_to_string(file)
+                            .map_err(|e| format!("player {name}: {file}: {e}"))?;
+                        crate::eval::Weights::parse(&text)
+                            .map_err(|e| format!("player {name}: {file}: {e}"))?
+                    }
+                }
+            }
+            other => return Err(format!("player {name}: unknown setting '{other}'")),
+        }
+    }
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.depth = Some(6);
+    }
+    Ok(crate::selfplay::Player {
+        name: format!("{name}({spec})"),
+        limits,
+        threads,
+        weights,
+    })
+}
+
+fn tally_line(t: &crate::stats::Tally) -> String {
+    let (elo, margin) = t.elo();
+    format!(
+        "+{} ={} -{} score {:.1}% elo {:+.1} +/- {:.1}",
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        elo,
+        margin
+    )
+}
+
+fn run_selfplay<R: Rules>(args: &SelfplayArgs) -> i32 {
+    let players =
+        parse_player::<R>("A", &args.a).and_then(|a| Ok((a, parse_player::<R>("B", &args.b)?)));
+    let (a, b) = match players {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let pairs = args.games.div_ceil(2).max(1);
+    let openings = crate::selfplay::openings::<R>(pairs, args.opening_plies, args.seed);
+    let start = Instant::now();
+    let progress = |done: usize, total: usize, t: &crate::stats::Tally| {
+        eprintln!("games {done}/{total}: {}", tally_line(t));
+    };
+    let (tally, records) = crate::selfplay::run_match(
+        &a,
+        &b,
+        &openings,
+        args.max_plies,
+        args.concurrency,
+        &progress,
+    );
+    let adjudicated = records
+        .iter()
+        .filter(|r| r.ending == crate::selfplay::Ending::MaxPlies)
+        .count();
+    println!("variant {} A {} B {}", R::NAME, a.name, b.name);
+    println!(
+        "games {} {} pairs {:?} adjudicated {} time {:.1}s",
+        tally.games(),
+        tally_line(&tally),
+        tally.pairs,
+        adjudicated,
+        start.elapsed().as_secs_f64()
+    );
+    0
+}
+
+fn run_tune<R: Rules>(args: &TuneArgs) -> i32 {
+    let player = crate::selfplay::Player {
+        name: "tuner".into(),
+        limits: crate::time::Limits {
+            depth: Some(args.depth),
+            ..Default::default()
+        },
+        threads: 1,
+        weights: crate::eval::Weights::default_for::<R>(),
+    };
+    let pairs = args.games.div_ceil(2).max(1);
+    let openings = crate::selfplay::openings::<R>(pairs, 6, args.seed);
+    let start = Instant::now();
+    let progress = |done: usize, total: usize, _: &crate::stats::Tally| {
+        if done % 50 == 0 || done == total {
+            eprintln!(
+                "tune: games {done}/{total} ({:.0}s)",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let (_, records) = crate::selfplay::run_match(
+        &player,
+        &player,
+        &openings,
+        300,
+        args.concurrency,
+        &progress,
+    );
+    let samples = crate::tune::samples(&records);
+    eprintln!(
+        "tune: {} positions from {} games",
+        samples.len(),
+        records.len()
+    );
+    let t = crate::tune::tune(&samples, &player.weights, args.epochs);
+    eprintln!(
+        "tune: k {:.2}, error {:.5} -> {:.5} ({:.0}s)",
+        t.k,
+        t.error_before,
+        t.error_after,
+        start.elapsed().as_secs_f64()
+    );
+    let text = format!(
+        "# {} evaluation weights (hundredths of a man), tuned by `dama tune --games {} --depth {}`\n# on {} positions: error {:.5} -> {:.5}, k {:.2}\n{}",
+        R::NAME,
+        args.games,
+        args.depth,
+        samples.len(),
+        t.error_before,
+        t.error_after,
+        t.k,
+        t.weights.to_text()
+    );
+    match &args.out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, &text) {
+                eprintln!("error: {}: {e}", path.display());
+                return 1;
+            }
+        }
+        None => print!("{text}"),
+    }
+    0
 }
 
 /// The game given by `--fen` and `--moves`, or a message saying what is wrong.

@@ -17,7 +17,7 @@ pub struct Engine<R: Rules> {
     game: Game<R>,
     tt: TranspositionTable,
     weights: Weights,
-    threads: usize,
+    pool: rayon::ThreadPool,
     shared: Arc<Shared>,
 }
 
@@ -28,7 +28,7 @@ impl<R: Rules> Engine<R> {
             game: Game::new(Position::start()),
             tt: TranspositionTable::new(hash_mib),
             weights: Weights::default_for::<R>(),
-            threads: threads.max(1),
+            pool: threads::pool(threads),
             shared: Arc::new(Shared::new()),
         }
     }
@@ -55,7 +55,9 @@ impl<R: Rules> Engine<R> {
 
     /// Sets the number of search threads.
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        if n.max(1) != self.pool.current_num_threads() {
+            self.pool = threads::pool(n);
+        }
     }
 
     /// Sets the evaluation weights.
@@ -88,7 +90,7 @@ impl<R: Rules> Engine<R> {
             self.game.positions(),
             limits,
             multipv,
-            self.threads,
+            &self.pool,
             &self.tt,
             &self.weights,
             &self.shared,

@@ -52,9 +52,22 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The default weights of the rules `R`: a flying or Dameo king is worth far more
-    /// than a short english king.
+    /// The weights `R` plays with: the tuned data file `src/weights/<variant>.txt`.
     pub fn default_for<R: Rules>() -> Weights {
+        let text = match R::NAME {
+            "dameo" => include_str!("weights/dameo.txt"),
+            "croda" => include_str!("weights/croda.txt"),
+            "scandinavian" => include_str!("weights/scandinavian.txt"),
+            "boyer-parton" => include_str!("weights/boyer-parton.txt"),
+            _ => include_str!("weights/english.txt"),
+        };
+        // The files are checked by a unit test; fall back to the hand-set weights.
+        Weights::parse(text).unwrap_or_else(|_| Weights::hand_set::<R>())
+    }
+
+    /// The hand-set starting weights of `R` (before tuning): a flying or Dameo king is
+    /// worth far more than a short english king.
+    pub fn hand_set<R: Rules>() -> Weights {
         let king = match (R::KING_FLIES, R::KING_LONG_LEAP, R::BOARD.count()) {
             (true, true, 64) if R::KING_STEPS == 0xFF => 350, // dameo: queen moves
             (true, true, 64) => 280,                          // croda: rook moves
@@ -81,6 +94,53 @@ impl Weights {
             ],
             tempo: 3,
         }
+    }
+
+    /// Reads weights written as `name value` lines (`#` starts a comment), one line per
+    /// feature of [`FEATURE_NAMES`] and one for `tempo`.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let mut values: [Option<i32>; FEATURES] = [None; FEATURES];
+        let mut tempo = None;
+        for (n, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let mut words = line
+                .split(|c: char| c.is_whitespace() || c == '=')
+                .filter(|w| !w.is_empty());
+            let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
+                return Err(format!("line {}: expected 'name value'", n + 1));
+            };
+            let v: i32 = value
+                .parse()
+                .map_err(|_| format!("line {}: '{value}' is not an integer", n + 1))?;
+            if name == "tempo" {
+                tempo = Some(v);
+            } else if let Some(i) = FEATURE_NAMES.iter().position(|f| *f == name) {
+                values[i] = Some(v);
+            } else {
+                return Err(format!("line {}: unknown weight '{name}'", n + 1));
+            }
+        }
+        let mut out = [0; FEATURES];
+        for i in 0..FEATURES {
+            out[i] = values[i].ok_or_else(|| format!("missing weight '{}'", FEATURE_NAMES[i]))?;
+        }
+        Ok(Weights {
+            values: out,
+            tempo: tempo.ok_or("missing weight 'tempo'")?,
+        })
+    }
+
+    /// The weights as text that [`Weights::parse`] reads back.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for (name, v) in FEATURE_NAMES.iter().zip(self.values) {
+            s.push_str(&format!("{name} {v}\n"));
+        }
+        s.push_str(&format!("tempo {}\n", self.tempo));
+        s
     }
 }
 
@@ -223,4 +283,50 @@ pub fn evaluate<R: Rules>(pos: &Position<R>, w: &Weights) -> Score {
 /// True when `pos` is quiet enough to evaluate: no capture for the side to move.
 pub fn is_quiet<R: Rules>(pos: &Position<R>) -> bool {
     !movegen::has_capture(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{BoyerParton, Croda, Dameo, English, Scandinavian};
+
+    fn check<R: Rules>() {
+        let name = R::NAME;
+        let text = match name {
+            "dameo" => include_str!("weights/dameo.txt"),
+            "croda" => include_str!("weights/croda.txt"),
+            "scandinavian" => include_str!("weights/scandinavian.txt"),
+            "boyer-parton" => include_str!("weights/boyer-parton.txt"),
+            _ => include_str!("weights/english.txt"),
+        };
+        let w = Weights::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(w.values[0], 100, "{name}: a man is worth 100");
+        assert_eq!(Weights::parse(&w.to_text()).unwrap(), w);
+    }
+
+    #[test]
+    fn weight_files_parse() {
+        check::<Dameo>();
+        check::<Croda>();
+        check::<Scandinavian>();
+        check::<BoyerParton>();
+        check::<English>();
+        assert!(Weights::parse("man 100").is_err());
+        assert!(Weights::parse("bogus 1").is_err());
+    }
+
+    #[test]
+    fn start_positions_are_level() {
+        fn level<R: Rules>() {
+            let p = Position::<R>::start();
+            let w = Weights::default_for::<R>();
+            // Symmetric start: only the tempo bonus remains.
+            assert_eq!(evaluate(&p, &w), w.tempo, "{}", R::NAME);
+        }
+        level::<Dameo>();
+        level::<Croda>();
+        level::<Scandinavian>();
+        level::<BoyerParton>();
+        level::<English>();
+    }
 }

@@ -10,19 +10,31 @@ use crate::search::{Info, SearchResult, Shared, Worker};
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::Ordering;
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Stack size of a search thread (move lists live on the stack, one per ply).
-const STACK: usize = 64 * 1024 * 1024;
+pub const STACK: usize = 64 * 1024 * 1024;
 
-/// Searches the last position of `history` with `threads` threads until `limits` or
-/// `shared.stop`. `report` receives every completed iteration of the main thread.
+/// A pool of `threads` search threads with large stacks, kept alive between searches
+/// (a fresh thread would fault its stack in again on every move).
+pub fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .stack_size(STACK)
+        .thread_name(|i| format!("search-{i}"))
+        .build()
+        .expect("create the search threads")
+}
+
+/// Searches the last position of `history` with the threads of `pool` until `limits`
+/// or `shared.stop`. `report` receives every completed iteration of the main thread.
 #[allow(clippy::too_many_arguments)]
 pub fn search<R: Rules>(
     history: &[Position<R>],
     limits: &Limits,
     multipv: usize,
-    threads: usize,
+    pool: &rayon::ThreadPool,
     tt: &TranspositionTable,
     weights: &Weights,
     shared: &Shared,
@@ -32,35 +44,23 @@ pub fn search<R: Rules>(
     let time = TimeManager::new(limits, start);
     tt.new_search();
     shared.nodes.store(0, Ordering::Relaxed);
-    let threads = threads.max(1);
-    let lines = std::thread::scope(|scope| {
-        let mut handles = Vec::with_capacity(threads);
+    let threads = pool.current_num_threads().max(1);
+    let main: Mutex<Vec<Info>> = Mutex::new(Vec::new());
+    pool.scope(|scope| {
         for id in 0..threads {
-            let builder = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(STACK);
-            let handle = builder
-                .spawn_scoped(scope, move || {
-                    let mut w = Worker::new(id, shared, tt, weights, limits, time, history);
-                    let lines = w.run(multipv, report);
-                    if id == 0 {
-                        // The main thread is done: stop the helpers.
-                        shared.stop.store(true, Ordering::Relaxed);
-                    }
-                    lines
-                })
-                .expect("spawn a search thread");
-            handles.push(handle);
+            let main = &main;
+            scope.spawn(move |_| {
+                let mut w = Worker::new(id, shared, tt, weights, limits, time, history);
+                let lines = w.run(multipv, report);
+                if id == 0 {
+                    // The main thread is done: stop the helpers.
+                    shared.stop.store(true, Ordering::Relaxed);
+                    *main.lock().expect("main thread result") = lines;
+                }
+            });
         }
-        let mut main = Vec::new();
-        for (id, h) in handles.into_iter().enumerate() {
-            let lines = h.join().unwrap_or_default();
-            if id == 0 {
-                main = lines;
-            }
-        }
-        main
     });
+    let lines = main.into_inner().expect("main thread result");
     let root = history.last().expect("a position");
     let mut best = lines.first().and_then(|l| l.pv.first().copied());
     if best.is_none() {

@@ -1,0 +1,187 @@
+//! In-process engine-against-engine games: two [`Player`] settings of `dama` play
+//! openings twice with colours swapped. Used to measure strength (tuned against untuned
+//! weights, 2 threads against 1) and to make training positions for the tuner.
+//! (`dama match` will drive external engines through the protocol.)
+
+use crate::engine::Engine;
+use crate::eval::{evaluate, Weights};
+use crate::game::{Game, Outcome};
+use crate::movegen;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::stats::Tally;
+use crate::time::Limits;
+use crate::types::Color;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// One side's settings.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// A name for reports.
+    pub name: String,
+    /// Search limits per move.
+    pub limits: Limits,
+    /// Search threads.
+    pub threads: usize,
+    /// Evaluation weights.
+    pub weights: Weights,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules (G8, G9, E7).
+    Rules(Outcome),
+    /// Adjudicated a draw after the maximum number of plies.
+    MaxPlies,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Record<R: Rules> {
+    /// The game, opening included.
+    pub game: Game<R>,
+    /// Plies of the opening (not chosen by the engines).
+    pub opening_plies: usize,
+    /// White's score: 1, 0.5 or 0.
+    pub white_score: f64,
+    /// Why it ended.
+    pub ending: Ending,
+}
+
+/// Random balanced openings: `plies` random legal plies from the start, kept when the
+/// static evaluation after resolving captures is within `margin` of equal.
+pub fn openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Game<R>> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let weights = Weights::default_for::<R>();
+    let mut out = Vec::with_capacity(count);
+    let mut tries = 0;
+    while out.len() < count && tries < count * 1000 {
+        tries += 1;
+        let mut game = Game::new(Position::<R>::start());
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = movegen::legal_moves(game.position());
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())];
+            game.play(&mv);
+        }
+        let pos = *game.position();
+        if !ok || !movegen::has_moves(&pos) || movegen::has_capture(&pos) {
+            continue;
+        }
+        let material = |c: Color| pos.men(c).count() + 2 * pos.kings(c).count();
+        if material(Color::White) != material(Color::Black) {
+            continue;
+        }
+        if evaluate(&pos, &weights).abs() <= 40 {
+            out.push(game);
+        }
+    }
+    out
+}
+
+/// An engine set up as `p`.
+fn engine_for<R: Rules>(p: &Player) -> Engine<R> {
+    let mut e = Engine::<R>::new(8, p.threads);
+    e.set_weights(p.weights.clone());
+    e
+}
+
+/// Plays one game from `opening`, `engines[0]` (set up as `white`) against `engines[1]`
+/// (`black`); a game longer than `max_plies` after the opening is adjudicated a draw.
+pub fn play<R: Rules>(
+    opening: &Game<R>,
+    white: &Player,
+    black: &Player,
+    engines: [&mut Engine<R>; 2],
+    max_plies: usize,
+) -> Record<R> {
+    let mut game = opening.clone();
+    let opening_plies = game.moves().len();
+    let [we, be] = engines;
+    we.new_game();
+    be.new_game();
+    loop {
+        if let Some(outcome) = game.outcome() {
+            let white_score = match outcome.winner() {
+                Some(Color::White) => 1.0,
+                Some(Color::Black) => 0.0,
+                None => 0.5,
+            };
+            return Record {
+                game,
+                opening_plies,
+                white_score,
+                ending: Ending::Rules(outcome),
+            };
+        }
+        if game.moves().len() - opening_plies >= max_plies {
+            return Record {
+                game,
+                opening_plies,
+                white_score: 0.5,
+                ending: Ending::MaxPlies,
+            };
+        }
+        let (player, engine) = match game.position().side() {
+            Color::White => (white, &mut *we),
+            Color::Black => (black, &mut *be),
+        };
+        engine.set_game(game.clone());
+        let result = engine.search(&player.limits, 1, &|_| {});
+        let mv = result
+            .best
+            .expect("the game has not ended, so there is a move");
+        game.play(&mv);
+    }
+}
+
+/// A match: every opening twice with colours swapped, games in parallel on
+/// `concurrency` threads (each with its own pair of engines). `progress` sees (games
+/// done, games, tally so far). Returns the tally from `a`'s point of view and the
+/// records in opening order.
+pub fn run_match<R: Rules>(
+    a: &Player,
+    b: &Player,
+    openings: &[Game<R>],
+    max_plies: usize,
+    concurrency: usize,
+    progress: &(dyn Fn(usize, usize, &Tally) + Sync),
+) -> (Tally, Vec<Record<R>>) {
+    let tally = Mutex::new(Tally::default());
+    let next = AtomicUsize::new(0);
+    let total = openings.len() * 2;
+    let results: Mutex<Vec<(usize, [Record<R>; 2])>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.max(1).min(openings.len().max(1)) {
+            scope.spawn(|| {
+                let (mut ea, mut eb) = (engine_for::<R>(a), engine_for::<R>(b));
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(op) = openings.get(i) else { break };
+                    let first = play(op, a, b, [&mut ea, &mut eb], max_plies);
+                    let second = play(op, b, a, [&mut eb, &mut ea], max_plies);
+                    let (s1, s2) = (first.white_score, 1.0 - second.white_score);
+                    let mut res = results.lock().expect("results");
+                    res.push((i, [first, second]));
+                    let mut t = tally.lock().expect("tally");
+                    t.add_game(s1);
+                    t.add_game(s2);
+                    t.add_pair(s1 + s2);
+                    progress(res.len() * 2, total, &t);
+                }
+            });
+        }
+    });
+    let mut res = results.into_inner().expect("results");
+    res.sort_by_key(|(i, _)| *i);
+    let records = res.into_iter().flat_map(|(_, pair)| pair).collect();
+    (tally.into_inner().expect("tally"), records)
+}
