@@ -114,6 +114,9 @@ pub struct TuneArgs {
     /// Gradient-descent passes.
     #[arg(long, default_value_t = 400)]
     pub epochs: usize,
+    /// Strength of the pull towards the hand-set weights.
+    #[arg(long, default_value_t = 0.0005)]
+    pub lambda: f64,
     /// Games played at the same time.
     #[arg(long, default_value_t = 2)]
     pub concurrency: usize,
@@ -338,13 +341,13 @@ fn run_tune<R: Rules>(args: &TuneArgs) -> i32 {
             ..Default::default()
         },
         threads: 1,
-        weights: crate::eval::Weights::default_for::<R>(),
+        weights: crate::eval::Weights::hand_set::<R>(),
     };
     let pairs = args.games.div_ceil(2).max(1);
     let openings = crate::selfplay::openings::<R>(pairs, 6, args.seed);
     let start = Instant::now();
     let progress = |done: usize, total: usize, _: &crate::stats::Tally| {
-        if done % 50 == 0 || done == total {
+        if done.is_multiple_of(50) || done == total {
             eprintln!(
                 "tune: games {done}/{total} ({:.0}s)",
                 start.elapsed().as_secs_f64()
@@ -365,7 +368,12 @@ fn run_tune<R: Rules>(args: &TuneArgs) -> i32 {
         samples.len(),
         records.len()
     );
-    let t = crate::tune::tune(&samples, &player.weights, args.epochs);
+    let t = crate::tune::tune(
+        &samples,
+        &crate::eval::Weights::hand_set::<R>(),
+        args.epochs,
+        args.lambda,
+    );
     eprintln!(
         "tune: k {:.2}, error {:.5} -> {:.5} ({:.0}s)",
         t.k,

@@ -5,6 +5,8 @@
 //! ([`features`]): `score = Σ weight[i] * feature[i]`, scaled down in drawish endings and
 //! seen from the side to move. Scores are in hundredths of a man.
 
+#![allow(clippy::needless_range_loop)] // parallel arrays of features and weights
+
 use crate::bitboard::{Bitboard, Dir};
 use crate::movegen;
 use crate::position::Position;

@@ -6,6 +6,8 @@
 //! `sigmoid(k * eval / 100)` by gradient descent (the man's value stays at 100 to fix the
 //! scale). It writes the weights in the text format of [`crate::eval::Weights::parse`].
 
+#![allow(clippy::needless_range_loop)] // parallel arrays of features and weights
+
 use crate::eval::{draw_scale, features, Weights, FEATURES};
 use crate::movegen;
 use crate::rules::Rules;
@@ -101,10 +103,18 @@ pub struct Tuned {
     pub error_after: f64,
 }
 
-/// Gradient descent (Adam) from `start` for `epochs` passes; feature 0 (the man) fixed.
-pub fn tune(samples: &[Sample], start: &Weights, epochs: usize) -> Tuned {
+/// Features that stay at their start value: the man (it fixes the scale) and the men on
+/// the first rank above home (the rank counts add up to the men count, so one of them
+/// must be fixed for the others to mean something).
+const FROZEN: [usize; 2] = [0, 2];
+
+/// Gradient descent (Adam) from `start` for `epochs` passes, minimising the mean squared
+/// error plus `lambda * Σ ((w - w_start) / 100)²`, which keeps the weights near the
+/// hand-set ones unless the games clearly say otherwise.
+pub fn tune(samples: &[Sample], start: &Weights, epochs: usize, lambda: f64) -> Tuned {
     let k = fit_k(samples, start);
-    let mut w = as_vec(start);
+    let w0 = as_vec(start);
+    let mut w = w0;
     let before = error(samples, &w, k);
     let (mut m, mut v) = ([0.0f64; FEATURES + 1], [0.0f64; FEATURES + 1]);
     let (b1, b2, lr, eps) = (0.9, 0.999, 1.0, 1e-8);
@@ -121,8 +131,11 @@ pub fn tune(samples: &[Sample], start: &Weights, epochs: usize) -> Tuned {
             }
             g[FEATURES] += common * s.tempo as f64;
         }
-        for i in 1..=FEATURES {
-            let gi = g[i] / n;
+        for i in 0..=FEATURES {
+            if FROZEN.contains(&i) {
+                continue;
+            }
+            let gi = g[i] / n + 2.0 * lambda * (w[i] - w0[i]) / 10_000.0;
             m[i] = b1 * m[i] + (1.0 - b1) * gi;
             v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
             let mh = m[i] / (1.0 - b1.powi(t as i32));
@@ -132,7 +145,7 @@ pub fn tune(samples: &[Sample], start: &Weights, epochs: usize) -> Tuned {
     }
     let after = error(samples, &w, k);
     let mut out = start.clone();
-    for i in 1..FEATURES {
+    for i in 0..FEATURES {
         out.values[i] = w[i].round() as i32;
     }
     out.tempo = w[FEATURES].round() as i32;

@@ -94,7 +94,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut prev_score = 0;
         for depth in 1..=max_depth {
             // Helpers skip some depths so that the threads spread over the tree.
-            if self.id > 0 && depth > 1 && (depth + self.id as u32) % 3 == 0 {
+            if self.id > 0 && depth > 1 && (depth + self.id as u32).is_multiple_of(3) {
                 continue;
             }
             self.seldepth = 0;
@@ -136,7 +136,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 }
             }
             // Best line first, whatever order the lines were found in.
-            lines.sort_by(|a, b| b.score.cmp(&a.score));
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
             for (i, l) in lines.iter_mut().enumerate() {
                 l.multipv = i + 1;
             }
@@ -171,7 +171,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             if let Some(p) = super::win_in(completed[0].score) {
                 // A forced result well inside the horizon will not change.
-                if (p.unsigned_abs() as u32) + 2 < depth
+                if p.unsigned_abs() + 2 < depth
                     && !self.limits.infinite
                     && self.limits.depth.is_none()
                 {
