@@ -33,14 +33,16 @@ Positions are PDN FENs: <side>:W<squares>:B<squares>, K before a king's square, 
 #[derive(Parser, Debug)]
 #[command(name = "dama", version, about, long_about = None, after_help = VARIANTS_HELP)]
 pub struct Cli {
-    /// What to do.
+    /// What to do; without a command, dama speaks the Hub protocol on stdin/stdout.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Speak the Hub protocol on stdin/stdout (see protocol.md); the default command.
+    Hub,
     /// Count the leaves of the legal-move tree (move-generator check and benchmark).
     #[command(after_help = PERFT_HELP)]
     Perft(PerftArgs),
@@ -227,7 +229,8 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
 /// Parses the arguments, runs the command and returns the process exit code.
 pub fn run() -> i32 {
     let cli = Cli::parse();
-    match cli.command {
+    match cli.command.unwrap_or(Command::Hub) {
+        Command::Hub => crate::protocol::run_stdio(),
         Command::Perft(args) => with_variant!(args.variant, R => run_perft::<R>(&args)),
         Command::Analyze(args) => with_variant!(args.variant, R => run_analyze::<R>(&args)),
         Command::Bench(args) => crate::bench::run(args.depth),

@@ -86,6 +86,18 @@ impl<R: Rules> Engine<R> {
         self.shared
             .stop
             .store(false, std::sync::atomic::Ordering::Relaxed);
+        self.search_armed(limits, multipv, report)
+    }
+
+    /// As [`Engine::search`], but without clearing the stop flag first: the caller
+    /// cleared it before handing the search to another thread, so a stop that arrives
+    /// before the search starts is not lost.
+    pub fn search_armed(
+        &self,
+        limits: &Limits,
+        multipv: usize,
+        report: &(dyn Fn(&Info) + Sync),
+    ) -> SearchResult {
         threads::search(
             self.game.positions(),
             limits,

@@ -27,6 +27,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod selfplay;

@@ -100,6 +100,11 @@ impl TimeManager {
                 .is_some_and(|s| self.start.elapsed().as_secs_f64() >= s.as_secs_f64() * fraction)
     }
 
+    /// The time the search plans to use (the soft limit), if timed.
+    pub fn budget(&self) -> Option<Duration> {
+        self.soft
+    }
+
     /// True when the search has a time limit at all.
     pub fn is_timed(&self) -> bool {
         self.hard.is_some()

@@ -51,9 +51,16 @@ impl FromStr for Variant {
     type Err = String;
 
     /// Parses a name, case-insensitively; accepts the aliases `checkers`, `american`
-    /// (english), `german`, `swedish`, `danish` (scandinavian) and `boyer_parton`.
+    /// (english), `german`, `swedish`, `danish` (scandinavian), `boyer_parton` and
+    /// `boyer parton`.
     fn from_str(s: &str) -> Result<Variant, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
+        let name = s
+            .trim()
+            .to_ascii_lowercase()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join("-");
+        match name.as_str() {
             "dameo" => Ok(Variant::Dameo),
             "croda" => Ok(Variant::Croda),
             "scandinavian" | "german" | "swedish" | "danish" => Ok(Variant::Scandinavian),

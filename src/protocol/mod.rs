@@ -1,0 +1,769 @@
+//! The Hub-compatible text protocol (see `protocol.md`): a reader thread turns stdin
+//! into lines, the loop parses them ([`syntax`]) and runs them, one writer prints the
+//! replies. A search runs on its own thread and reports through the same writer; while
+//! it runs only `ping`, `ponder-hit` and `stop` leave it alone.
+
+pub mod hubpos;
+pub mod syntax;
+
+use crate::engine::Engine;
+use crate::eval::{evaluate, Score};
+use crate::fen::{parse_fen, to_fen};
+use crate::game::Game;
+use crate::movegen;
+use crate::moves::Move;
+use crate::notation::move_text;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::search::{Info, Shared};
+use crate::time::{Limits, TimeManager};
+use crate::variant::Variant;
+use crate::with_variant;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use syntax::{parse_line, quote, Line};
+
+/// Longest input line accepted, in bytes.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The one writer: every line is written whole and flushed, so threads never mix lines.
+#[derive(Clone)]
+pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    /// A writer over `w`.
+    pub fn new(w: Box<dyn Write + Send>) -> Out {
+        Out(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one line and flushes.
+    pub fn line(&self, text: &str) {
+        if let Ok(mut w) = self.0.lock() {
+            let _ = writeln!(w, "{text}");
+            let _ = w.flush();
+        }
+    }
+
+    /// One `error message="..."` line. An `=` in the text becomes `:`, since some
+    /// clients split every token at its `=` signs without regard to quotes.
+    fn error(&self, message: &str) {
+        self.line(&format!(
+            "error message={}",
+            quote(&message.replace('=', ":"))
+        ));
+    }
+}
+
+/// How the engine writes its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveFormat {
+    /// `from-to` or `from x to x captured ...` (captured in ascending reading order).
+    Hub,
+    /// RULES.md N2: origin and landing squares.
+    Path,
+}
+
+/// The engine parameters.
+#[derive(Clone, Debug)]
+pub struct Params {
+    /// The rule set.
+    pub variant: Variant,
+    /// Search threads.
+    pub threads: usize,
+    /// Table size in MiB.
+    pub hash: usize,
+    /// Whether the GUI may ask for pondering (informational).
+    pub ponder: bool,
+    /// Lines of play in analysis.
+    pub multipv: usize,
+    /// How moves are written.
+    pub format: MoveFormat,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            variant: Variant::English,
+            threads: 1,
+            hash: 64,
+            ponder: false,
+            multipv: 1,
+            format: MoveFormat::Hub,
+        }
+    }
+}
+
+/// A search in progress.
+struct Running {
+    handle: JoinHandle<()>,
+    stop: Arc<Shared>,
+    /// Set by the search thread when it has printed `done`.
+    finished: Arc<AtomicBool>,
+    /// The time levels to apply at `ponder-hit` (pondering searches only).
+    ponder_levels: Option<Limits>,
+}
+
+impl Running {
+    fn stop_and_wait(self) {
+        self.stop.stop.store(true, Ordering::Relaxed);
+        let _ = self.handle.join();
+    }
+}
+
+/// What a `go` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Think,
+    Ponder,
+    Analyze,
+}
+
+/// The variant-specific half of the protocol: the game and the engine of one rules
+/// type. The variant is chosen once, when the session is made.
+trait Session: Send {
+    fn set_position(&mut self, line: &Line) -> Result<(), String>;
+    fn new_game(&mut self);
+    fn legal(&self, format: MoveFormat) -> String;
+    fn perft(&self, depth: u32) -> String;
+    fn show(&self) -> String;
+    fn eval(&self) -> String;
+    fn go(&mut self, mode: Mode, limits: Limits, params: &Params, out: &Out) -> Option<Running>;
+}
+
+struct VariantSession<R: Rules> {
+    game: Game<R>,
+    engine: Arc<Mutex<Engine<R>>>,
+}
+
+fn make_session(params: &Params) -> Box<dyn Session> {
+    with_variant!(params.variant, R => Box::new(VariantSession::<R> {
+        game: Game::new(Position::start()),
+        engine: Arc::new(Mutex::new(Engine::new(params.hash, params.threads))),
+    }))
+}
+
+/// A score as the protocol writes it: men with two decimals; a forced win in `p` plies
+/// is `100 - p/100`, a loss the negative.
+pub fn score_text(score: Score) -> String {
+    match crate::search::win_in(score) {
+        Some(p) if p >= 0 => format!("{:.2}", 100.0 - p as f64 / 100.0),
+        Some(p) => format!("{:.2}", -(100.0 + p as f64 / 100.0)),
+        None => format!("{:.2}", score as f64 / 100.0),
+    }
+}
+
+fn write_move<R: Rules>(pos: &Position<R>, mv: &Move, format: MoveFormat) -> String {
+    match format {
+        MoveFormat::Hub => hubpos::hub_move::<R>(mv),
+        MoveFormat::Path => move_text(pos, mv),
+    }
+}
+
+fn write_line<R: Rules>(pos: &Position<R>, pv: &[Move], format: MoveFormat) -> String {
+    let mut p = *pos;
+    let mut v = Vec::with_capacity(pv.len());
+    for mv in pv {
+        v.push(write_move(&p, mv, format));
+        p = p.play(mv);
+    }
+    v.join(" ")
+}
+
+/// An `info` line.
+fn info_line<R: Rules>(
+    pos: &Position<R>,
+    info: &Info,
+    format: MoveFormat,
+    multipv: bool,
+) -> String {
+    let mut s = String::from("info");
+    if multipv {
+        s.push_str(&format!(" multipv={}", info.multipv));
+    }
+    s.push_str(&format!(
+        " depth={} seldepth={} score={} nodes={} time={:.3} nps={} hashfull={} pv={}",
+        info.depth,
+        info.seldepth,
+        score_text(info.score),
+        info.nodes,
+        info.time.as_secs_f64(),
+        info.nps(),
+        info.hashfull,
+        quote(&write_line(pos, &info.pv, format))
+    ));
+    s
+}
+
+impl<R: Rules> Session for VariantSession<R> {
+    fn set_position(&mut self, line: &Line) -> Result<(), String> {
+        let start = if let Some(f) = line.get("fen") {
+            parse_fen::<R>(f).map_err(|e| e.to_string())?
+        } else if let Some(p) = line.get("pos") {
+            if p.contains(':') {
+                parse_fen::<R>(p).map_err(|e| e.to_string())?
+            } else {
+                hubpos::parse_hub::<R>(p).map_err(|e| format!("bad Hub position: {e}"))?
+            }
+        } else if line.has("start") {
+            Position::start()
+        } else {
+            return Err("pos needs start, pos=<position> or fen=<FEN>".into());
+        };
+        let mut game = Game::new(start);
+        let mut result = Ok(());
+        for (ply, text) in line
+            .get("moves")
+            .unwrap_or("")
+            .split_whitespace()
+            .enumerate()
+        {
+            match hubpos::parse_any_move(game.position(), text) {
+                Ok(mv) => {
+                    game.play(&mv);
+                }
+                Err(e) => {
+                    result = Err(format!("illegal move {text} at ply {}: {e}", ply + 1));
+                    break;
+                }
+            }
+        }
+        // The position stays at the last legal ply.
+        self.game = game;
+        result
+    }
+
+    fn new_game(&mut self) {
+        if let Ok(mut e) = self.engine.lock() {
+            e.new_game();
+        }
+        self.game = Game::new(*self.game.position());
+    }
+
+    fn legal(&self, format: MoveFormat) -> String {
+        let pos = self.game.position();
+        let mut moves: Vec<String> = movegen::legal_moves(pos)
+            .iter()
+            .map(|m| write_move(pos, m, format))
+            .collect();
+        moves.sort();
+        format!(
+            "legal count={} moves={}",
+            moves.len(),
+            quote(&moves.join(" "))
+        )
+    }
+
+    fn perft(&self, depth: u32) -> String {
+        let t = Instant::now();
+        let n = crate::perft::perft(self.game.position(), depth);
+        format!(
+            "perft depth={depth} nodes={n} time={:.3}",
+            t.elapsed().as_secs_f64()
+        )
+    }
+
+    fn show(&self) -> String {
+        let p = self.game.position();
+        format!(
+            "position variant={} fen={} hub={} side={} reversible={} since-capture={} repetitions={}",
+            R::NAME,
+            to_fen(p),
+            hubpos::to_hub(p),
+            p.side(),
+            p.reversible_plies(),
+            p.plies_since_capture(),
+            self.game.occurrences()
+        )
+    }
+
+    fn eval(&self) -> String {
+        let p = self.game.position();
+        let w = self
+            .engine
+            .lock()
+            .map(|e| e.weights().clone())
+            .unwrap_or_else(|_| crate::eval::Weights::default_for::<R>());
+        format!(
+            "eval score={} quiet={}",
+            score_text(evaluate(p, &w)),
+            !movegen::has_capture(p)
+        )
+    }
+
+    fn go(
+        &mut self,
+        mode: Mode,
+        mut limits: Limits,
+        params: &Params,
+        out: &Out,
+    ) -> Option<Running> {
+        let root = *self.game.position();
+        if !movegen::has_moves(&root) {
+            out.error("no legal move: the side to move has lost");
+            out.line("done");
+            return None;
+        }
+        let ponder_levels = if mode == Mode::Ponder {
+            let levels = limits.clone();
+            limits = Limits {
+                depth: levels.depth,
+                nodes: levels.nodes,
+                infinite: true,
+                ..Default::default()
+            };
+            Some(levels)
+        } else {
+            None
+        };
+        let multipv = if mode == Mode::Analyze {
+            params.multipv
+        } else {
+            1
+        };
+        let format = params.format;
+        let engine = Arc::clone(&self.engine);
+        let game = self.game.clone();
+        let stop = engine.lock().ok()?.stop_flag();
+        stop.stop.store(false, Ordering::Relaxed);
+        let finished = Arc::new(AtomicBool::new(false));
+        let done_flag = Arc::clone(&finished);
+        let out = out.clone();
+        let handle = std::thread::spawn(move || {
+            let result = {
+                let Ok(mut e) = engine.lock() else { return };
+                e.set_game(game);
+                let report = |info: &Info| out.line(&info_line(&root, info, format, multipv > 1));
+                e.search_armed(&limits, multipv, &report)
+            };
+            match result.best {
+                Some(mv) => {
+                    let mut s = format!("done move={}", write_move(&root, &mv, format));
+                    if let Some(p) = result.ponder {
+                        s.push_str(&format!(
+                            " ponder={}",
+                            write_move(&root.play(&mv), &p, format)
+                        ));
+                    }
+                    out.line(&s);
+                }
+                None => {
+                    out.error("no legal move");
+                    out.line("done");
+                }
+            }
+            done_flag.store(true, Ordering::Relaxed);
+        });
+        Some(Running {
+            handle,
+            stop,
+            finished,
+            ponder_levels,
+        })
+    }
+}
+
+/// Input from the reader thread.
+enum Input {
+    Line(String),
+    TooLong(usize),
+    Eof,
+}
+
+/// Reads lines of at most [`MAX_LINE`] bytes; longer ones are skipped whole and reported.
+fn reader(input: impl BufRead, tx: mpsc::Sender<Input>) {
+    let mut input = input;
+    loop {
+        let mut buf = Vec::new();
+        let mut too_long = 0usize;
+        loop {
+            let chunk = match input.fill_buf() {
+                Ok(c) => c,
+                Err(_) => {
+                    let _ = tx.send(Input::Eof);
+                    return;
+                }
+            };
+            if chunk.is_empty() {
+                if !buf.is_empty() {
+                    let _ = tx.send(Input::Line(String::from_utf8_lossy(&buf).into_owned()));
+                }
+                let _ = tx.send(Input::Eof);
+                return;
+            }
+            let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            if too_long == 0 && buf.len() + take <= MAX_LINE + 1 {
+                buf.extend_from_slice(&chunk[..take]);
+            } else {
+                too_long = too_long.max(buf.len()) + take;
+                buf.clear();
+            }
+            input.consume(take);
+            if end {
+                break;
+            }
+        }
+        let msg = if too_long > 0 {
+            Input::TooLong(too_long)
+        } else {
+            Input::Line(String::from_utf8_lossy(&buf).into_owned())
+        };
+        if tx.send(msg).is_err() {
+            return;
+        }
+    }
+}
+
+/// The protocol state between lines.
+struct Hub {
+    params: Params,
+    session: Box<dyn Session>,
+    running: Option<Running>,
+    levels: Limits,
+    out: Out,
+}
+
+/// Whether the loop goes on.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+fn seconds(name: &str, v: &str) -> Result<Duration, String> {
+    let s: f64 = v
+        .parse()
+        .map_err(|_| format!("{name} '{v}' is not a number of seconds"))?;
+    if !(0.0..=1e7).contains(&s) {
+        return Err(format!("{name} {v} is out of range"));
+    }
+    Ok(Duration::from_secs_f64(s))
+}
+
+fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("{name} '{v}' is not a valid number"))
+}
+
+impl Hub {
+    fn new(out: Out) -> Hub {
+        let params = Params::default();
+        Hub {
+            session: make_session(&params),
+            params,
+            running: None,
+            levels: Limits::default(),
+            out,
+        }
+    }
+
+    fn searching(&mut self) -> bool {
+        if let Some(r) = &self.running {
+            if r.finished.load(Ordering::Relaxed) {
+                if let Some(r) = self.running.take() {
+                    let _ = r.handle.join();
+                }
+                return false;
+            }
+            return true;
+        }
+        false
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop_and_wait();
+        }
+    }
+
+    fn handle(&mut self, text: &str) -> Flow {
+        let line = match parse_line(text) {
+            Ok(Some(l)) => l,
+            Ok(None) => return Flow::Continue,
+            Err(e) => {
+                self.out.error(&e);
+                return Flow::Continue;
+            }
+        };
+        if self.searching() {
+            match line.command.as_str() {
+                "ping" => {
+                    self.out.line("pong");
+                    return Flow::Continue;
+                }
+                "stop" => {
+                    if let Some(r) = &self.running {
+                        r.stop.stop.store(true, Ordering::Relaxed);
+                    }
+                    return Flow::Continue;
+                }
+                "ponder-hit" => {
+                    self.ponder_hit();
+                    return Flow::Continue;
+                }
+                "quit" => return Flow::Quit,
+                _ => self.stop_search(),
+            }
+        }
+        match self.run(&line) {
+            Ok(flow) => flow,
+            Err(e) => {
+                self.out.error(&e);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// `ponder-hit`: the expected move was played; from now on the clock runs.
+    fn ponder_hit(&mut self) {
+        let Some(r) = &mut self.running else { return };
+        let Some(levels) = r.ponder_levels.take() else {
+            return;
+        };
+        let budget = TimeManager::new(&levels, Instant::now()).budget();
+        if let Some(budget) = budget {
+            let stop = Arc::clone(&r.stop);
+            let finished = Arc::clone(&r.finished);
+            std::thread::spawn(move || {
+                let t = Instant::now();
+                while t.elapsed() < budget && !finished.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(1).min(budget));
+                }
+                stop.stop.store(true, Ordering::Relaxed);
+            });
+        }
+    }
+
+    fn run(&mut self, line: &Line) -> Result<Flow, String> {
+        match line.command.as_str() {
+            "hub" => self.hello(),
+            "set-param" => self.set_param(line)?,
+            "init" => self.out.line("ready"),
+            "new-game" => self.session.new_game(),
+            "ping" => self.out.line("pong"),
+            "quit" => return Ok(Flow::Quit),
+            "stop" | "ponder-hit" => {} // nothing is running
+            "pos" => {
+                if let Some(v) = line.get("variant") {
+                    let v: Variant = v.parse()?;
+                    if v != self.params.variant {
+                        self.params.variant = v;
+                        self.session = make_session(&self.params);
+                    }
+                }
+                self.session.set_position(line)?;
+            }
+            "level" => self.level(line)?,
+            "go" => self.go(line)?,
+            "legal" => self.out.line(&self.session.legal(self.params.format)),
+            "perft" => {
+                let d: u32 = number("depth", line.get("depth").ok_or("perft needs depth=D")?)?;
+                if d > 12 {
+                    return Err(format!(
+                        "perft depth={d} is too deep for the protocol (at most 12)"
+                    ));
+                }
+                self.out.line(&self.session.perft(d));
+            }
+            "show" => self.out.line(&self.session.show()),
+            "eval" => self.out.line(&self.session.eval()),
+            other => {
+                return Err(format!(
+                    "unknown command '{}'",
+                    other.chars().take(40).collect::<String>()
+                ))
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn hello(&self) {
+        let p = &self.params;
+        let o = &self.out;
+        o.line(&format!(
+            "id name=dama version={} author={}",
+            env!("CARGO_PKG_VERSION"),
+            quote("the dama developers")
+        ));
+        o.line(&format!(
+            "param name=variant value={} type=enum values={}",
+            p.variant,
+            quote("dameo croda scandinavian boyer-parton english")
+        ));
+        o.line(&format!(
+            "param name=threads value={} type=int min=1 max=256",
+            p.threads
+        ));
+        o.line(&format!(
+            "param name=hash value={} type=int min=1 max=65536",
+            p.hash
+        ));
+        o.line(&format!("param name=ponder value={} type=bool", p.ponder));
+        o.line(&format!(
+            "param name=multipv value={} type=int min=1 max=64",
+            p.multipv
+        ));
+        o.line(&format!(
+            "param name=move-format value={} type=enum values={}",
+            match p.format {
+                MoveFormat::Hub => "hub",
+                MoveFormat::Path => "path",
+            },
+            quote("hub path")
+        ));
+        o.line("wait");
+    }
+
+    fn set_param(&mut self, line: &Line) -> Result<(), String> {
+        let name = line.get("name").ok_or("set-param needs name=<parameter>")?;
+        let value = raw_value(line).ok_or("set-param needs value=<value>")?;
+        let value = value.as_str();
+        match name {
+            "variant" => {
+                let v: Variant = value.parse()?;
+                if v != self.params.variant {
+                    self.params.variant = v;
+                    self.session = make_session(&self.params);
+                }
+            }
+            "threads" => {
+                let n: usize = number("threads", value)?;
+                if !(1..=256).contains(&n) {
+                    return Err(format!("threads={n} is out of range 1-256"));
+                }
+                self.params.threads = n;
+                self.session = make_session(&self.params);
+            }
+            "hash" => {
+                let n: usize = number("hash", value)?;
+                if !(1..=65536).contains(&n) {
+                    return Err(format!("hash={n} is out of range 1-65536 (MiB)"));
+                }
+                self.params.hash = n;
+                self.session = make_session(&self.params);
+            }
+            "ponder" => {
+                self.params.ponder = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("ponder={value} must be true or false")),
+                }
+            }
+            "multipv" => {
+                let n: usize = number("multipv", value)?;
+                if !(1..=64).contains(&n) {
+                    return Err(format!("multipv={n} is out of range 1-64"));
+                }
+                self.params.multipv = n;
+            }
+            "move-format" => {
+                self.params.format = match value {
+                    "hub" => MoveFormat::Hub,
+                    "path" => MoveFormat::Path,
+                    _ => return Err(format!("move-format={value} must be hub or path")),
+                }
+            }
+            other => return Err(format!("unknown parameter '{other}'")),
+        }
+        Ok(())
+    }
+
+    fn level(&mut self, line: &Line) -> Result<(), String> {
+        let mut l = self.levels.clone();
+        for (name, value) in &line.args {
+            let v = value.as_deref().unwrap_or("");
+            match name.as_str() {
+                "depth" => l.depth = Some(number::<u32>("depth", v)?.clamp(1, 100)),
+                "nodes" => l.nodes = Some(number("nodes", v)?),
+                "move-time" => l.movetime = Some(seconds("move-time", v)?),
+                "time" => l.time = Some(seconds("time", v)?),
+                "inc" => l.increment = Some(seconds("inc", v)?),
+                "moves" => l.moves_to_go = Some(number("moves", v)?),
+                "infinite" => l.infinite = true,
+                _ => {} // unknown arguments are ignored
+            }
+        }
+        self.levels = l;
+        Ok(())
+    }
+
+    fn go(&mut self, line: &Line) -> Result<(), String> {
+        let mode = if line.has("ponder") {
+            Mode::Ponder
+        } else if line.has("analyze") || line.has("analyse") {
+            Mode::Analyze
+        } else if line.has("think") || line.args.is_empty() {
+            Mode::Think
+        } else {
+            return Err("go needs think, ponder or analyze".into());
+        };
+        let mut limits = std::mem::take(&mut self.levels);
+        let unlimited = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.time.is_none();
+        if unlimited && !limits.infinite {
+            if mode == Mode::Think {
+                // No level: one second.
+                limits.movetime = Some(Duration::from_secs(1));
+            } else {
+                limits.infinite = true;
+            }
+        }
+        if mode == Mode::Think {
+            if let (Some(t), Some(inc)) = (limits.time, limits.increment) {
+                // Hub adds the increment before every move.
+                limits.time = Some(t + inc);
+            }
+        }
+        self.running = self.session.go(mode, limits, &self.params, &self.out);
+        Ok(())
+    }
+}
+
+/// The value of `value=`, tolerating an unquoted value of several words (the rest of
+/// the line after `value=`).
+fn raw_value(line: &Line) -> Option<String> {
+    let first = line.get("value")?;
+    let pos = line.args.iter().position(|(n, _)| n == "value")?;
+    let mut words = vec![first.to_string()];
+    for (n, v) in &line.args[pos + 1..] {
+        if v.is_some() {
+            break;
+        }
+        words.push(n.clone());
+    }
+    Some(words.join(" "))
+}
+
+/// Runs the protocol on stdin/stdout until `quit` or the end of input.
+pub fn run_stdio() -> i32 {
+    let out = Out::new(Box::new(std::io::stdout()));
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || reader(std::io::stdin().lock(), tx));
+    let mut hub = Hub::new(out);
+    for msg in rx {
+        match msg {
+            Input::Line(l) => {
+                if hub.handle(&l) == Flow::Quit {
+                    break;
+                }
+            }
+            Input::TooLong(n) => hub.out.error(&format!(
+                "line too long ({n} bytes; the limit is {MAX_LINE})"
+            )),
+            Input::Eof => break,
+        }
+    }
+    // quit and end of input leave at once, even during a search.
+    if let Some(r) = &hub.running {
+        r.stop.stop.store(true, Ordering::Relaxed);
+    }
+    0
+}

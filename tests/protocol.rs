@@ -1,0 +1,473 @@
+//! Scripted protocol sessions against the built binary (`dama hub`): every command,
+//! every error case, whole games per variant, stop latency, ping during a search, and
+//! the strict parsing of `info` and `done` that pydraughts does.
+
+use dama::fen::parse_fen;
+use dama::game::Game;
+use dama::protocol::hubpos::parse_any_move;
+use dama::{movegen, with_variant, Position, Rules, Variant};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Hub {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Hub {
+    fn start() -> Hub {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dama"))
+            .arg("hub")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start dama hub");
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Hub {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn next(&self) -> String {
+        match self.lines.recv_timeout(Duration::from_secs(30)) {
+            Ok(l) => l,
+            Err(RecvTimeoutError::Timeout) => panic!("no reply within 30 s"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
+        }
+    }
+
+    /// Sends `line` and returns the single reply.
+    fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.next()
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut v = Vec::new();
+        loop {
+            let l = self.next();
+            let stop = l.starts_with(prefix);
+            v.push(l);
+            if stop {
+                return v;
+            }
+        }
+    }
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// pydraughts' parsing: split at spaces outside quotes, every token `name=value`.
+fn strict_fields(args: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in args.chars() {
+        if c == '"' {
+            quoted = !quoted;
+            cur.push(c);
+        } else if c == ' ' && !quoted {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out.into_iter()
+        .map(|t| {
+            let parts: Vec<&str> = t.split('=').collect();
+            assert_eq!(parts.len(), 2, "token '{t}' is not exactly name=value");
+            (parts[0].to_string(), parts[1].trim_matches('"').to_string())
+        })
+        .collect()
+}
+
+fn check_info(line: &str) {
+    let args = line.strip_prefix("info ").expect("info line");
+    let f = strict_fields(args);
+    for (k, v) in &f {
+        match k.as_str() {
+            "depth" | "seldepth" | "nodes" | "nps" | "hashfull" | "multipv" => {
+                v.parse::<u64>()
+                    .unwrap_or_else(|_| panic!("{k}={v} in {line}"));
+            }
+            "score" | "time" => {
+                v.parse::<f64>()
+                    .unwrap_or_else(|_| panic!("{k}={v} in {line}"));
+            }
+            "pv" => {}
+            other => panic!("unexpected field {other} in {line}"),
+        }
+    }
+    let score: f64 = f
+        .iter()
+        .find(|(k, _)| k == "score")
+        .unwrap()
+        .1
+        .parse()
+        .unwrap();
+    assert!(score.abs() <= 100.0, "{line}");
+}
+
+fn check_done(line: &str) -> (String, Option<String>) {
+    let args = line.strip_prefix("done ").expect("done with a move");
+    let f = strict_fields(args);
+    assert_eq!(f[0].0, "move", "done's first token must be move=: {line}");
+    assert!(f.len() <= 2);
+    (f[0].1.clone(), f.get(1).map(|p| p.1.clone()))
+}
+
+#[test]
+fn handshake_and_parameters() {
+    let mut h = Hub::start();
+    h.send("hub");
+    let lines = h.until("wait");
+    assert!(lines[0].starts_with("id name=dama version="), "{lines:?}");
+    for name in [
+        "variant",
+        "threads",
+        "hash",
+        "ponder",
+        "multipv",
+        "move-format",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("param name={name} "))),
+            "{name}"
+        );
+    }
+    for l in &lines[1..lines.len() - 1] {
+        // Every param line parses strictly.
+        strict_fields(l.strip_prefix("param ").unwrap());
+    }
+    h.send("set-param name=variant value=checkers");
+    h.send("set-param name=threads value=2");
+    h.send("set-param name=hash value=8");
+    h.send("set-param name=multipv value=2");
+    h.send("set-param name=ponder value=true");
+    h.send("set-param name=move-format value=path");
+    assert_eq!(h.ask("init"), "ready");
+    assert_eq!(h.ask("ping"), "pong");
+    assert!(h.ask("show").starts_with("position variant=english "));
+    // Aliases and unquoted multi-word values.
+    h.send("set-param name=variant value=german");
+    assert!(h.ask("show").starts_with("position variant=scandinavian "));
+    h.send("set-param name=variant value=boyer parton");
+    assert!(h.ask("show").starts_with("position variant=boyer-parton "));
+}
+
+#[test]
+fn positions_legal_perft_show_eval() {
+    let mut h = Hub::start();
+    h.send("pos start variant=english");
+    assert_eq!(
+        h.ask("legal"),
+        "legal count=7 moves=\"10-14 10-15 11-15 11-16 12-16 9-13 9-14\""
+    );
+    assert_eq!(
+        h.ask("perft depth=4").split(" time=").next().unwrap(),
+        "perft depth=4 nodes=1469"
+    );
+    // Hub position string, PDN FEN, moves in path, Hub and bare forms.
+    h.send("pos pos=Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15 22-18 15x22 25x18\"");
+    let s = h.ask("show");
+    assert!(s.contains("side=black"), "{s}");
+    assert!(s.contains("reversible=0 since-capture=0"), "{s}");
+    h.send("pos fen=W:WK18:B6,7,14,15");
+    assert_eq!(h.ask("legal"), "legal count=1 moves=18x18x6x7x14x15");
+    h.send("set-param name=move-format value=path");
+    assert_eq!(h.ask("legal"), "legal count=1 moves=18x11x2x9x18");
+    h.send("pos pos=W:WK18:B6,7,14,15 moves=18x18x15x14x7x6");
+    assert!(h.ask("show").contains("fen=B:WK18:B hub="));
+    h.send("pos variant=dameo start moves=\"e3-e4 e6-e5\"");
+    let s = h.ask("show");
+    assert!(s.starts_with("position variant=dameo fen=W:"), "{s}");
+    let legal = h.ask("legal");
+    assert!(legal.contains("e4xe6"), "{legal}");
+    let e = h.ask("eval");
+    assert!(e.starts_with("eval score="), "{e}");
+    strict_fields(e.strip_prefix("eval ").unwrap());
+    let show = h.ask("show");
+    strict_fields(show.strip_prefix("position ").unwrap());
+}
+
+#[test]
+fn errors_leave_the_state_unchanged() {
+    let mut h = Hub::start();
+    h.send("pos start variant=scandinavian");
+    let before = h.ask("show");
+    for bad in [
+        "frobnicate now",
+        "pos fen=W:Wa2:Bb8",
+        "pos pos=Wxyz",
+        "set-param name=threads value=zero",
+        "set-param name=hash value=0",
+        "set-param name=variant value=chess",
+        "set-param name=nonsense value=1",
+        "level depth=deep",
+        "level move-time=-3",
+        "go sideways",
+        "perft depth=x",
+        "perft depth=40",
+        "pos",
+        "pos fen=\"W:Wa1",
+    ] {
+        let r = h.ask(bad);
+        assert!(r.starts_with("error message="), "{bad}: {r}");
+        strict_fields(r.strip_prefix("error ").unwrap());
+        assert_eq!(h.ask("show"), before, "{bad} changed the state");
+    }
+    // A 100 kB line and binary bytes: one error each, and the engine goes on.
+    let long = format!("pos fen={}\n", "a".repeat(100_000));
+    h.send_bytes(long.as_bytes());
+    assert!(h.next().contains("line too long"));
+    h.send_bytes(b"\x00\xff\xfe\x01\x02 garbage\n");
+    assert!(h.next().starts_with("error message="));
+    assert_eq!(h.ask("ping"), "pong");
+    assert_eq!(h.ask("show"), before);
+    // An illegal move: error, and the position stays at the last legal ply.
+    h.send("pos start moves=\"c3-d4 f6-g5 d4-e5 a1-b2\"");
+    assert_eq!(
+        h.next(),
+        "error message=\"illegal move a1-b2 at ply 4: illegal move 'a1-b2': a capture is compulsory (G2)\""
+    );
+    let s = h.ask("show");
+    assert!(
+        s.contains("fen=B:") && s.contains("side=black"),
+        "after 3 plies Black is to move: {s}"
+    );
+    // Ambiguous bare capture.
+    h.send("pos fen=W:W22:B9,10,17,18 variant=english");
+    let r = h.ask("pos fen=W:W22:B9,10,17,18 moves=22x6");
+    assert!(
+        r.starts_with("error message=\"illegal move 22x6 at ply 1: ambiguous"),
+        "{r}"
+    );
+}
+
+#[test]
+fn think_info_and_done_parse_strictly() {
+    let mut h = Hub::start();
+    h.send("pos start variant=english");
+    h.send("level depth=6");
+    h.send("go think");
+    let lines = h.until("done");
+    assert!(lines.len() >= 2);
+    for l in &lines[..lines.len() - 1] {
+        check_info(l);
+    }
+    let (mv, ponder) = check_done(lines.last().unwrap());
+    let pos = Position::<dama::rules::English>::start();
+    let m = parse_any_move(&pos, &mv).expect("legal best move");
+    if let Some(p) = ponder {
+        assert!(parse_any_move(&pos.play(&m), &p).is_ok());
+    }
+    // Levels were used up by that search: the next go uses the default.
+    h.send("level move-time=0.05");
+    h.send("go think");
+    let t = Instant::now();
+    h.until("done");
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn no_legal_move_answers_error_and_bare_done() {
+    let mut h = Hub::start();
+    h.send("pos fen=W:W29:B22,25 variant=english");
+    h.send("go think");
+    assert!(h.next().starts_with("error message="));
+    assert_eq!(h.next(), "done");
+}
+
+#[test]
+fn forced_win_score_is_100_minus_plies() {
+    let mut h = Hub::start();
+    h.send("pos fen=W:WKa1:Bh6 variant=scandinavian");
+    h.send("level depth=8");
+    h.send("go think");
+    let lines = h.until("done");
+    let last_info = &lines[lines.len() - 2];
+    assert!(last_info.contains(" score=99.97 "), "{last_info}");
+    assert!(lines.last().unwrap().starts_with("done move=a1-f6"));
+}
+
+#[test]
+fn stop_during_infinite_and_ping_during_search() {
+    let mut h = Hub::start();
+    h.send("pos start variant=dameo");
+    h.send("level infinite");
+    h.send("go analyze");
+    assert!(h.next().starts_with("info "));
+    h.send("ping");
+    let replies = h.until("pong");
+    assert!(
+        replies
+            .iter()
+            .all(|l| l.starts_with("info ") || l == "pong"),
+        "{replies:?}"
+    );
+    let t = Instant::now();
+    h.send("stop");
+    let lines = h.until("done");
+    let latency = t.elapsed();
+    assert!(check_done(lines.last().unwrap()).0.contains('-'));
+    assert!(
+        latency < Duration::from_millis(500),
+        "stop took {latency:?}"
+    );
+    eprintln!("stop latency {latency:?}");
+    // ponder, then ponder-hit with a clock: the search ends by itself.
+    h.send("pos start variant=english");
+    h.send("level time=0.2 inc=0");
+    h.send("go ponder");
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_millis(300) {
+        if let Ok(l) = h.lines.recv_timeout(Duration::from_millis(10)) {
+            assert!(
+                !l.starts_with("done"),
+                "a ponder search waits for ponder-hit"
+            );
+        }
+    }
+    h.send("ponder-hit");
+    let t = Instant::now();
+    h.until("done");
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn another_command_during_a_search_stops_it_first() {
+    let mut h = Hub::start();
+    h.send("pos start variant=croda");
+    h.send("level infinite");
+    h.send("go analyze");
+    assert!(h.next().starts_with("info "));
+    h.send("show");
+    let lines = h.until("position ");
+    assert!(
+        lines.iter().any(|l| l.starts_with("done move=")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn analyze_with_multipv_prints_one_line_per_line_of_play() {
+    let mut h = Hub::start();
+    h.send("set-param name=multipv value=3");
+    h.send("pos start variant=english");
+    h.send("level depth=5");
+    h.send("go analyze");
+    let lines = h.until("done");
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("info multipv={k} depth=5 "))),
+            "multipv {k}: {lines:?}"
+        );
+    }
+    for l in &lines[..lines.len() - 1] {
+        check_info(l);
+    }
+}
+
+fn self_play<R: Rules>(variant: Variant) {
+    let mut h = Hub::start();
+    h.send(&format!("set-param name=variant value={variant}"));
+    h.send("set-param name=move-format value=path");
+    let start = Position::<R>::start();
+    let mut game = Game::new(start);
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..300 {
+        if game.outcome().is_some() {
+            break;
+        }
+        h.send(&format!(
+            "pos fen={} moves=\"{}\"",
+            dama::fen::to_fen(&start),
+            moves.join(" ")
+        ));
+        h.send("level depth=3");
+        h.send("go think");
+        let lines = h.until("done");
+        let (mv, _) = check_done(lines.last().unwrap());
+        let m = dama::notation::parse_move(game.position(), &mv)
+            .unwrap_or_else(|e| panic!("{variant}: {mv}: {e}"));
+        assert!(movegen::legal_moves(game.position()).contains(&m));
+        game.play(&m);
+        moves.push(mv);
+    }
+    let _ = parse_fen::<R>(&dama::fen::to_fen(game.position())).unwrap();
+}
+
+#[test]
+fn a_whole_game_per_variant() {
+    for v in Variant::ALL {
+        with_variant!(v, R => self_play::<R>(v));
+    }
+}
+
+#[test]
+fn quit_and_end_of_input_exit_at_once() {
+    let mut h = Hub::start();
+    h.send("pos start variant=dameo");
+    h.send("level infinite");
+    h.send("go analyze");
+    let _ = h.next();
+    h.send("quit");
+    let t = Instant::now();
+    let status = h.child.wait().unwrap();
+    assert!(status.success());
+    assert!(t.elapsed() < Duration::from_secs(1));
+    let mut h = Hub::start();
+    drop(std::mem::replace(&mut h.stdin, {
+        // Close stdin by replacing it with a fresh pipe's writer that we drop.
+        let mut c = Command::new("true").stdin(Stdio::piped()).spawn().unwrap();
+        let s = c.stdin.take().unwrap();
+        let _ = c.wait();
+        s
+    }));
+    let t = Instant::now();
+    let status = h.child.wait().unwrap();
+    assert!(status.success());
+    assert!(t.elapsed() < Duration::from_secs(1));
+}
