@@ -1,0 +1,20 @@
+"""Drive dama with pydraughts' HubEngine.go(...) through a whole english game (PDN FENs)."""
+import logging, sys, time
+from draughts import Board, Move
+from draughts.engine import HubEngine
+
+logging.basicConfig(level=logging.DEBUG, format="%(message)s", stream=sys.stdout)
+engine = HubEngine([sys.argv[1], "hub"])
+engine.setoption("variant", "english")
+engine.init()
+board = Board(variant="english")
+start_fen = board.fen
+moves = []
+while not board.is_over() and len(moves) < 200:
+    best, ponder = engine.go(start_fen, moves=" ".join(moves) if moves else None, movetime=0.05)
+    move = Move(board, hub_move=best)
+    board.push(move)
+    moves.append(best)
+print("RESULT", board.winner(), "plies", len(moves))
+print("PDN", " ".join(moves))
+engine.quit()
