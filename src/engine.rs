@@ -23,14 +23,22 @@ pub struct Engine<R: Rules> {
 
 impl<R: Rules> Engine<R> {
     /// An engine at the start position with a `hash_mib` MiB table and `threads` threads.
+    ///
+    /// # Panics
+    /// When the table cannot be allocated; [`Engine::try_new`] reports it instead.
     pub fn new(hash_mib: usize, threads: usize) -> Engine<R> {
-        Engine {
+        Self::try_new(hash_mib, threads).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// As [`Engine::new`], or an error when the table cannot be allocated.
+    pub fn try_new(hash_mib: usize, threads: usize) -> Result<Engine<R>, String> {
+        Ok(Engine {
             game: Game::new(Position::start()),
-            tt: TranspositionTable::new(hash_mib),
+            tt: TranspositionTable::try_new(hash_mib)?,
             weights: Weights::default_for::<R>(),
             pool: threads::pool(threads),
             shared: Arc::new(Shared::new()),
-        }
+        })
     }
 
     /// Sets the game to search from (its last position is the root).

@@ -130,24 +130,33 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of at most `mib` MiB (rounded down to a power of two of entries; at
     /// least one bucket).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; [`TranspositionTable::try_new`] reports it instead.
     pub fn new(mib: usize) -> TranspositionTable {
-        let bytes = mib.max(1) * 1024 * 1024;
+        Self::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// As [`TranspositionTable::new`], or an error when the memory cannot be had.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+        let bytes = mib.max(1).saturating_mul(1024 * 1024);
         let mut buckets = 1usize;
         while buckets * 2 * BUCKET * std::mem::size_of::<Slot>() <= bytes {
             buckets *= 2;
         }
-        let slots = (0..buckets * BUCKET)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect::<Vec<_>>()
-            .into_boxed_slice();
-        TranspositionTable {
-            slots,
+        let mut slots: Vec<Slot> = Vec::new();
+        slots
+            .try_reserve_exact(buckets * BUCKET)
+            .map_err(|_| format!("cannot allocate a {mib} MiB transposition table"))?;
+        slots.extend((0..buckets * BUCKET).map(|_| Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }));
+        Ok(TranspositionTable {
+            slots: slots.into_boxed_slice(),
             mask: buckets - 1,
             age: AtomicU8::new(0),
-        }
+        })
     }
 
     /// The size in MiB actually used.

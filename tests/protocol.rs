@@ -248,6 +248,7 @@ fn errors_leave_the_state_unchanged() {
         "go sideways",
         "perft depth=x",
         "perft depth=40",
+        "set-param name=hash value=100000",
         "pos",
         "pos fen=\"W:Wa1",
     ] {
@@ -256,6 +257,12 @@ fn errors_leave_the_state_unchanged() {
         strict_fields(r.strip_prefix("error ").unwrap());
         assert_eq!(h.ask("show"), before, "{bad} changed the state");
     }
+    // Perft depth is capped per variant so that the loop stays responsive.
+    h.send("pos start variant=dameo");
+    assert!(h
+        .ask("perft depth=7")
+        .starts_with("error message=\"perft depth 7 is too deep"));
+    h.send("pos start variant=scandinavian");
     // A 100 kB line and binary bytes: one error each, and the engine goes on.
     let long = format!("pos fen={}\n", "a".repeat(100_000));
     h.send_bytes(long.as_bytes());

@@ -139,11 +139,14 @@ struct VariantSession<R: Rules> {
     engine: Arc<Mutex<Engine<R>>>,
 }
 
-fn make_session(params: &Params) -> Box<dyn Session> {
-    with_variant!(params.variant, R => Box::new(VariantSession::<R> {
-        game: Game::new(Position::start()),
-        engine: Arc::new(Mutex::new(Engine::new(params.hash, params.threads))),
-    }))
+fn make_session(params: &Params) -> Result<Box<dyn Session>, String> {
+    with_variant!(params.variant, R => {
+        let engine = Engine::<R>::try_new(params.hash, params.threads)?;
+        Ok(Box::new(VariantSession::<R> {
+            game: Game::new(Position::start()),
+            engine: Arc::new(Mutex::new(engine)),
+        }) as Box<dyn Session>)
+    })
 }
 
 /// A score as the protocol writes it: men with two decimals; a forced win in `p` plies
@@ -455,7 +458,7 @@ impl Hub {
     fn new(out: Out) -> Hub {
         let params = Params::default();
         Hub {
-            session: make_session(&params),
+            session: make_session(&params).expect("the default 64 MiB table"),
             params,
             running: None,
             levels: Limits::default(),
@@ -553,8 +556,10 @@ impl Hub {
                 if let Some(v) = line.get("variant") {
                     let v: Variant = v.parse()?;
                     if v != self.params.variant {
-                        self.params.variant = v;
-                        self.session = make_session(&self.params);
+                        self.apply(Params {
+                            variant: v,
+                            ..self.params.clone()
+                        })?;
                     }
                 }
                 self.session.set_position(line)?;
@@ -564,9 +569,16 @@ impl Hub {
             "legal" => self.out.line(&self.session.legal(self.params.format)),
             "perft" => {
                 let d: u32 = number("depth", line.get("depth").ok_or("perft needs depth=D")?)?;
-                if d > 12 {
+                // A few seconds at most, so that the loop stays responsive.
+                let max = match self.params.variant {
+                    Variant::Dameo => 6,
+                    Variant::Croda => 7,
+                    _ => 12,
+                };
+                if d > max {
                     return Err(format!(
-                        "perft depth={d} is too deep for the protocol (at most 12)"
+                        "perft depth {d} is too deep for the protocol in {} (at most {max}; use dama perft)",
+                        self.params.variant
                     ));
                 }
                 self.out.line(&self.session.perft(d));
@@ -601,7 +613,7 @@ impl Hub {
             p.threads
         ));
         o.line(&format!(
-            "param name=hash value={} type=int min=1 max=65536",
+            "param name=hash value={} type=int min=1 max=16384",
             p.hash
         ));
         o.line(&format!("param name=ponder value={} type=bool", p.ponder));
@@ -628,25 +640,31 @@ impl Hub {
             "variant" => {
                 let v: Variant = value.parse()?;
                 if v != self.params.variant {
-                    self.params.variant = v;
-                    self.session = make_session(&self.params);
+                    self.apply(Params {
+                        variant: v,
+                        ..self.params.clone()
+                    })?;
                 }
             }
             "threads" => {
                 let n: usize = number("threads", value)?;
                 if !(1..=256).contains(&n) {
-                    return Err(format!("threads={n} is out of range 1-256"));
+                    return Err(format!("threads {n} is out of range 1-256"));
                 }
-                self.params.threads = n;
-                self.session = make_session(&self.params);
+                self.apply(Params {
+                    threads: n,
+                    ..self.params.clone()
+                })?;
             }
             "hash" => {
                 let n: usize = number("hash", value)?;
-                if !(1..=65536).contains(&n) {
-                    return Err(format!("hash={n} is out of range 1-65536 (MiB)"));
+                if !(1..=16384).contains(&n) {
+                    return Err(format!("hash {n} is out of range 1-16384 (MiB)"));
                 }
-                self.params.hash = n;
-                self.session = make_session(&self.params);
+                self.apply(Params {
+                    hash: n,
+                    ..self.params.clone()
+                })?;
             }
             "ponder" => {
                 self.params.ponder = match value {
@@ -671,6 +689,13 @@ impl Hub {
             }
             other => return Err(format!("unknown parameter '{other}'")),
         }
+        Ok(())
+    }
+
+    /// Rebuilds the session for new engine parameters; on failure nothing changes.
+    fn apply(&mut self, params: Params) -> Result<(), String> {
+        self.session = make_session(&params)?;
+        self.params = params;
         Ok(())
     }
 
