@@ -77,6 +77,63 @@ impl Tally {
     }
 }
 
+/// The state of a sequential probability ratio test.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// The log-likelihood ratio of H1 (elo1) against H0 (elo0).
+    pub llr: f64,
+    /// Accept H0 at or below this.
+    pub lower: f64,
+    /// Accept H1 at or above this.
+    pub upper: f64,
+}
+
+impl Sprt {
+    /// `Some(true)` once H1 is accepted, `Some(false)` once H0 is, `None` while open.
+    pub fn decision(&self) -> Option<bool> {
+        if self.llr >= self.upper {
+            Some(true)
+        } else if self.llr <= self.lower {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+impl Tally {
+    /// The SPRT of H0: Elo = `elo0` against H1: Elo = `elo1` with error rates `alpha`
+    /// and `beta`, on the game pairs (pentanomial), in the normal approximation
+    /// `LLR = n (s1 - s0) (2 m - s0 - s1) / (2 v)`, where `m` and `v` are the mean and
+    /// variance of the per-game score of a pair and `s0`, `s1` the scores of the two
+    /// Elo values.
+    pub fn sprt(&self, elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Sprt {
+        let lower = (beta / (1.0 - alpha)).ln();
+        let upper = ((1.0 - beta) / alpha).ln();
+        let n: u32 = self.pairs.iter().sum();
+        let llr = if n < 2 {
+            0.0
+        } else {
+            let n = n as f64;
+            let mean = (0..5)
+                .map(|i| self.pairs[i] as f64 * i as f64 / 4.0)
+                .sum::<f64>()
+                / n;
+            let var = (0..5)
+                .map(|i| self.pairs[i] as f64 * (i as f64 / 4.0 - mean).powi(2))
+                .sum::<f64>()
+                / n;
+            if var <= 0.0 {
+                0.0
+            } else {
+                let (s0, s1) = (score_of(elo0), score_of(elo1));
+                n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+            }
+        };
+        Sprt { llr, lower, upper }
+    }
+}
+
 /// The Elo difference that gives the expected score `s`.
 pub fn elo_of(s: f64) -> f64 {
     let s = s.clamp(1e-6, 1.0 - 1e-6);
@@ -109,5 +166,27 @@ mod tests {
         let (e, m) = t.elo();
         assert!(e.abs() < 1e-9);
         assert!((m - 104.4).abs() < 0.5, "{m}");
+    }
+
+    #[test]
+    fn sprt_by_hand() {
+        // alpha = beta = 0.05: bounds ln(0.05/0.95) = -2.944, ln(0.95/0.05) = 2.944.
+        // 100 pairs: 10 x 0, 20 x 0.25, 40 x 0.5, 20 x 0.75, 10 x 1 (per-game score).
+        let mut t = Tally {
+            pairs: [10, 20, 40, 20, 10],
+            ..Default::default()
+        };
+        let s = t.sprt(0.0, 5.0, 0.05, 0.05);
+        assert!((s.lower + 2.944).abs() < 1e-3 && (s.upper - 2.944).abs() < 1e-3);
+        // mean 0.5, var = (10*0.25 + 20*0.0625 + 0 + 20*0.0625 + 10*0.25)/100 = 0.075;
+        // s0 = 0.5, s1 = score_of(5) = 0.507195; LLR = 100 * 0.007195 * (1 - 1.007195)
+        // / 0.15 = -0.03451.
+        assert!((s.llr + 0.03451).abs() < 1e-4, "{}", s.llr);
+        assert_eq!(s.decision(), None);
+        // A clearly better engine: H1 accepted.
+        t.pairs = [0, 10, 100, 200, 90];
+        assert_eq!(t.sprt(0.0, 5.0, 0.05, 0.05).decision(), Some(true));
+        t.pairs = [90, 200, 100, 10, 0];
+        assert_eq!(t.sprt(0.0, 5.0, 0.05, 0.05).decision(), Some(false));
     }
 }

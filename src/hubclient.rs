@@ -1,0 +1,244 @@
+//! The client side of the Hub protocol: runs an engine process and talks to it with
+//! time-outs, so that a crashed, hung or misbehaving engine is detected, not waited for.
+
+use crate::protocol::syntax::{parse_line, quote};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Why an engine failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The process could not be started.
+    Start(String),
+    /// The process exited or closed its output.
+    Crashed,
+    /// No answer in time.
+    Hung,
+    /// It answered something that is not the protocol.
+    Protocol(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Start(e) => write!(f, "could not start: {e}"),
+            Failure::Crashed => write!(f, "crashed"),
+            Failure::Hung => write!(f, "did not answer in time"),
+            Failure::Protocol(e) => write!(f, "protocol error: {e}"),
+        }
+    }
+}
+
+/// A running Hub engine.
+pub struct HubClient {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The name it gave in `id`, if any.
+    pub name: Option<String>,
+}
+
+/// The result of one `go`.
+#[derive(Clone, Debug)]
+pub struct GoResult {
+    /// The `move=` of `done`.
+    pub mv: String,
+    /// The score of the last `info` (men, side to move's view), if any.
+    pub score: Option<f64>,
+    /// Time from `go` to `done`.
+    pub elapsed: Duration,
+}
+
+impl HubClient {
+    /// Starts `command` (split at spaces, with double quotes grouping) and does the
+    /// handshake: `hub` ... `wait`, `set-param` for each option, `init` ... `ready`.
+    pub fn start(
+        command: &str,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<HubClient, Failure> {
+        let words = split_command(command);
+        let Some((program, args)) = words.split_first() else {
+            return Err(Failure::Start("empty command".into()));
+        };
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| Failure::Start(format!("{program}: {e}")))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or(Failure::Start("no stdout".into()))?;
+        let stdin = child
+            .stdin
+            .take()
+            .ok_or(Failure::Start("no stdin".into()))?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut c = HubClient {
+            child,
+            stdin,
+            lines: rx,
+            name: None,
+        };
+        c.send("hub")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = c.recv(deadline)?;
+            if let Ok(Some(l)) = parse_line(&line) {
+                match l.command.as_str() {
+                    "wait" => break,
+                    "id" => c.name = l.get("name").map(str::to_string),
+                    _ => {}
+                }
+            }
+        }
+        for (name, value) in options {
+            c.send(&format!(
+                "set-param name={} value={}",
+                quote(name),
+                quote(value)
+            ))?;
+        }
+        c.send("init")?;
+        c.expect("ready", Instant::now() + timeout)?;
+        Ok(c)
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|_| Failure::Crashed)
+    }
+
+    fn recv(&self, deadline: Instant) -> Result<String, Failure> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(Failure::Hung),
+            Err(RecvTimeoutError::Disconnected) => Err(Failure::Crashed),
+        }
+    }
+
+    fn expect(&self, command: &str, deadline: Instant) -> Result<(), Failure> {
+        loop {
+            let line = self.recv(deadline)?;
+            if line.split_whitespace().next() == Some(command) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// `new-game`, then `ping` ... `pong` so that the engine is known to be ready.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), Failure> {
+        self.send("new-game")?;
+        self.send("ping")?;
+        self.expect("pong", Instant::now() + timeout)
+    }
+
+    /// Sets the position and level and runs `go think` until `done` or `deadline`.
+    pub fn go(
+        &mut self,
+        pos: &str,
+        level: &str,
+        deadline_after: Duration,
+    ) -> Result<GoResult, Failure> {
+        self.send(pos)?;
+        self.send(level)?;
+        let start = Instant::now();
+        self.send("go think")?;
+        let deadline = start + deadline_after;
+        let mut score = None;
+        loop {
+            let line = self.recv(deadline)?;
+            let Ok(Some(l)) = parse_line(&line) else {
+                continue;
+            };
+            match l.command.as_str() {
+                "info" => {
+                    if let Some(s) = l.get("score").and_then(|s| s.parse::<f64>().ok()) {
+                        score = Some(s);
+                    }
+                }
+                "done" => {
+                    let elapsed = start.elapsed();
+                    let mv = l
+                        .get("move")
+                        .ok_or_else(|| Failure::Protocol("done without move=".into()))?;
+                    return Ok(GoResult {
+                        mv: mv.to_string(),
+                        score,
+                        elapsed,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Asks the engine to quit, then makes sure the process is gone.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_millis(200) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for HubClient {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Splits a command line at spaces; double quotes group words.
+pub fn split_command(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in command.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    out
+}

@@ -1,0 +1,571 @@
+//! `dama match`: engine-against-engine matches between Hub engines, with clocks kept by
+//! the runner, openings played twice with colours swapped, adjudication, PDN output,
+//! Elo with a 95% margin and the SPRT over game pairs.
+
+use crate::fen::{parse_fen, to_fen};
+use crate::game::{Game, Outcome};
+use crate::hubclient::{Failure, HubClient};
+use crate::notation::move_text;
+use crate::pdn::PdnGame;
+use crate::position::Position;
+use crate::protocol::hubpos;
+use crate::rules::Rules;
+use crate::stats::{Sprt, Tally};
+use crate::types::Color;
+use dashmap::DashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// One engine of the match.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    /// The command line that starts it.
+    pub command: String,
+    /// `set-param` options sent before `init`.
+    pub options: Vec<(String, String)>,
+    /// The name in reports and PDN.
+    pub name: String,
+}
+
+/// The time control of every move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// `level depth=D`.
+    Depth(u32),
+    /// `level nodes=N`.
+    Nodes(u64),
+    /// `level move-time=S`.
+    MoveTime(Duration),
+    /// A clock kept by the runner: base time and increment per move.
+    Clock {
+        /// Time at the start of the game.
+        base: Duration,
+        /// Added before every move (as Hub specifies).
+        inc: Duration,
+    },
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+    /// `depth=D`, `nodes=N`, `movetime=MS` or `BASE+INC` in seconds (`10+0.1`).
+    fn from_str(s: &str) -> Result<TimeControl, String> {
+        let bad = || {
+            format!("bad time control '{s}': expected depth=D, nodes=N, movetime=MS or BASE+INC (seconds)")
+        };
+        if let Some(v) = s.strip_prefix("depth=") {
+            return v.parse().map(TimeControl::Depth).map_err(|_| bad());
+        }
+        if let Some(v) = s.strip_prefix("nodes=") {
+            return v.parse().map(TimeControl::Nodes).map_err(|_| bad());
+        }
+        if let Some(v) = s.strip_prefix("movetime=") {
+            let ms: u64 = v.parse().map_err(|_| bad())?;
+            return Ok(TimeControl::MoveTime(Duration::from_millis(ms)));
+        }
+        let (b, i) = s.split_once('+').unwrap_or((s, "0"));
+        let secs = |x: &str| -> Result<Duration, String> {
+            let f: f64 = x.parse().map_err(|_| bad())?;
+            if !(0.0..1e6).contains(&f) {
+                return Err(bad());
+            }
+            Ok(Duration::from_secs_f64(f))
+        };
+        let base = secs(b)?;
+        if base.is_zero() {
+            return Err(bad());
+        }
+        Ok(TimeControl::Clock {
+            base,
+            inc: secs(i)?,
+        })
+    }
+}
+
+/// Adjudication options (G10: never silent, always recorded).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Adjudication {
+    /// Draw after this many plies in all.
+    pub max_plies: Option<usize>,
+    /// Draw after this many plies without a capture or a man move.
+    pub no_progress: Option<u32>,
+    /// Win when both engines agree on a score of at least this many men (from the
+    /// winner's view) for the given number of moves each.
+    pub win: Option<(f64, u32)>,
+    /// Draw when both engines report at most this many men for the given number of
+    /// moves each.
+    pub draw: Option<(f64, u32)>,
+}
+
+impl std::str::FromStr for Adjudication {
+    type Err = String;
+    /// `max-plies=N,no-progress=N,win=MEN/MOVES,draw=MEN/MOVES` (any subset).
+    fn from_str(s: &str) -> Result<Adjudication, String> {
+        let mut a = Adjudication::default();
+        for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("adjudication '{item}' is not name=value"))?;
+            let pair = |v: &str| -> Result<(f64, u32), String> {
+                let (m, n) = v
+                    .split_once('/')
+                    .ok_or_else(|| format!("{k}={v}: expected MEN/MOVES, e.g. 5.0/4"))?;
+                Ok((
+                    m.parse().map_err(|_| format!("{k}={v}: bad score"))?,
+                    n.parse().map_err(|_| format!("{k}={v}: bad move count"))?,
+                ))
+            };
+            match k {
+                "max-plies" => a.max_plies = Some(v.parse().map_err(|_| format!("bad {item}"))?),
+                "no-progress" => {
+                    a.no_progress = Some(v.parse().map_err(|_| format!("bad {item}"))?)
+                }
+                "win" => a.win = Some(pair(v)?),
+                "draw" => a.draw = Some(pair(v)?),
+                other => return Err(format!("unknown adjudication '{other}'")),
+            }
+        }
+        Ok(a)
+    }
+}
+
+/// An opening: a start position and moves from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// A PDN FEN, or `None` for the variant's start position.
+    pub fen: Option<String>,
+    /// Moves played from it (any accepted notation).
+    pub moves: Vec<String>,
+}
+
+/// Reads an openings file: one opening per line, a PDN FEN (with `:`) optionally
+/// followed by moves, or moves from the start position; `#` starts a comment.
+pub fn read_openings<R: Rules>(text: &str) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        let fen = if words[0].contains(':') {
+            Some(words.remove(0))
+        } else {
+            None
+        };
+        let o = Opening { fen, moves: words };
+        opening_game::<R>(&o).map_err(|e| format!("openings line {}: {e}", n + 1))?;
+        out.push(o);
+    }
+    if out.is_empty() {
+        return Err("the openings file has no opening".into());
+    }
+    Ok(out)
+}
+
+/// Random balanced openings (see [`crate::selfplay::openings`]).
+pub fn random_openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Opening> {
+    crate::selfplay::openings::<R>(count, plies, seed)
+        .into_iter()
+        .map(|g| {
+            let mut p = g.positions()[0];
+            let moves = g
+                .moves()
+                .iter()
+                .map(|m| {
+                    let t = move_text(&p, m);
+                    p = p.play(m);
+                    t
+                })
+                .collect();
+            Opening { fen: None, moves }
+        })
+        .collect()
+}
+
+fn opening_game<R: Rules>(o: &Opening) -> Result<Game<R>, String> {
+    let start = match &o.fen {
+        Some(f) => parse_fen::<R>(f).map_err(|e| e.to_string())?,
+        None => Position::start(),
+    };
+    let mut g = Game::new(start);
+    for (i, m) in o.moves.iter().enumerate() {
+        let mv = hubpos::parse_any_move(g.position(), m)
+            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+        g.play(&mv);
+    }
+    Ok(g)
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines; results are from the first one's point of view.
+    pub engines: [EngineSpec; 2],
+    /// Games to play (each opening twice; rounded up to even).
+    pub games: usize,
+    /// Games at the same time.
+    pub concurrency: usize,
+    /// Time control.
+    pub tc: TimeControl,
+    /// Openings, used in order and cycled.
+    pub openings: Vec<Opening>,
+    /// Adjudication options.
+    pub adjudication: Adjudication,
+    /// Time an engine may overrun its clock (or move time) before it loses on time.
+    pub margin: Duration,
+    /// Longest wait for a move under depth or nodes limits, and for the handshake.
+    pub timeout: Duration,
+    /// Start engines anew for every game (otherwise they are kept alive).
+    pub restart: bool,
+    /// SPRT (elo0, elo1), stopping early on a decision.
+    pub sprt: Option<(f64, f64)>,
+    /// The PDN `Event` tag.
+    pub event: String,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// Index of the game (2 per opening).
+    pub index: usize,
+    /// Which engine had White (0 or 1).
+    pub white: usize,
+    /// White's score: 1, 0.5 or 0.
+    pub white_score: f64,
+    /// Why the game ended.
+    pub termination: String,
+    /// The record.
+    pub pdn: PdnGame,
+}
+
+impl GameResult {
+    /// The first engine's score.
+    pub fn first_score(&self) -> f64 {
+        if self.white == 0 {
+            self.white_score
+        } else {
+            1.0 - self.white_score
+        }
+    }
+}
+
+/// The match's progress and result.
+pub struct MatchReport {
+    /// Results by game index.
+    pub games: Vec<GameResult>,
+    /// Tally from the first engine's view.
+    pub tally: Tally,
+    /// The SPRT state, when asked for.
+    pub sprt: Option<Sprt>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+fn result_token(white_score: f64) -> &'static str {
+    if white_score > 0.75 {
+        "1-0"
+    } else if white_score < 0.25 {
+        "0-1"
+    } else {
+        "1/2-1/2"
+    }
+}
+
+/// Plays one game; `clients` are the two engines' processes (started as needed).
+fn play_game<R: Rules>(
+    cfg: &MatchConfig,
+    index: usize,
+    clients: &mut [Option<HubClient>; 2],
+) -> GameResult {
+    let opening = &cfg.openings[(index / 2) % cfg.openings.len()];
+    let white = index % 2; // engine playing White
+    let mut game = opening_game::<R>(opening).expect("openings are checked when read");
+    let start = game.positions()[0];
+    let mut texts: Vec<String> = Vec::new();
+    {
+        let mut p = start;
+        for m in game.moves() {
+            texts.push(move_text(&p, m));
+            p = p.play(m);
+        }
+    }
+    let engine_of = |c: Color| if c == Color::White { white } else { 1 - white };
+    let mut clock = match cfg.tc {
+        TimeControl::Clock { base, .. } => [base, base],
+        _ => [Duration::ZERO; 2],
+    };
+    let mut scores: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    let mut hub_moves: Vec<String> = game.moves().iter().map(hubpos::hub_move::<R>).collect();
+    let finish = |white_score: f64, termination: String, texts: Vec<String>| -> GameResult {
+        let mut tags = vec![
+            ("Event".to_string(), cfg.event.clone()),
+            ("Date".to_string(), today()),
+            ("Round".to_string(), (index + 1).to_string()),
+            ("White".to_string(), cfg.engines[white].name.clone()),
+            ("Black".to_string(), cfg.engines[1 - white].name.clone()),
+            ("Result".to_string(), result_token(white_score).to_string()),
+            ("Variant".to_string(), R::NAME.to_string()),
+        ];
+        if R::NUMERIC_SQUARES {
+            tags.push(("GameType".to_string(), "21".to_string()));
+        }
+        if opening.fen.is_some() {
+            tags.push(("FEN".to_string(), to_fen(&start)));
+        }
+        tags.push(("Termination".to_string(), termination.clone()));
+        GameResult {
+            index,
+            white,
+            white_score,
+            termination,
+            pdn: PdnGame {
+                tags,
+                moves: texts,
+                result: result_token(white_score).to_string(),
+            },
+        }
+    };
+    for slot in clients.iter_mut() {
+        if cfg.restart {
+            if let Some(c) = slot.take() {
+                c.quit();
+            }
+        }
+        // A kept-alive engine that no longer answers is replaced.
+        if let Some(c) = slot {
+            if c.new_game(cfg.timeout).is_err() {
+                *slot = None;
+            }
+        }
+    }
+    loop {
+        let pos = *game.position();
+        if let Some(o) = game.outcome() {
+            let (score, why) = match o {
+                Outcome::NoMoves { loser } => (
+                    if loser == Color::White { 0.0 } else { 1.0 },
+                    format!("{} has no legal move (G8)", loser),
+                ),
+                Outcome::Repetition => (0.5, "threefold repetition (G9)".to_string()),
+                Outcome::NoCapture(n) => (0.5, format!("{n} plies without a capture (E7)")),
+            };
+            return finish(score, why, texts);
+        }
+        let adj = &cfg.adjudication;
+        if adj.max_plies.is_some_and(|m| texts.len() >= m) {
+            return finish(
+                0.5,
+                format!("adjudicated draw: {} plies", texts.len()),
+                texts,
+            );
+        }
+        if adj.no_progress.is_some_and(|n| pos.reversible_plies() >= n) {
+            return finish(
+                0.5,
+                format!(
+                    "adjudicated draw: {} plies without a capture or a man move",
+                    pos.reversible_plies()
+                ),
+                texts,
+            );
+        }
+        let side = pos.side();
+        let e = engine_of(side);
+        let lose = |why: String, texts: Vec<String>| {
+            let score = if side == Color::White { 0.0 } else { 1.0 };
+            finish(score, format!("{} {why}", cfg.engines[e].name), texts)
+        };
+        if clients[e].is_none() {
+            match HubClient::start(
+                &cfg.engines[e].command,
+                &cfg.engines[e].options,
+                cfg.timeout,
+            ) {
+                Ok(c) => clients[e] = Some(c),
+                Err(f) => return lose(format!("loses: {f}"), texts),
+            }
+        }
+        let client = clients[e].as_mut().expect("started");
+        let (level, deadline) = match cfg.tc {
+            TimeControl::Depth(d) => (format!("level depth={d}"), cfg.timeout),
+            TimeControl::Nodes(n) => (format!("level nodes={n}"), cfg.timeout),
+            TimeControl::MoveTime(t) => (
+                format!("level move-time={:.3}", t.as_secs_f64()),
+                t + cfg.margin + Duration::from_millis(200),
+            ),
+            TimeControl::Clock { inc, .. } => (
+                format!(
+                    "level time={:.3} inc={:.3}",
+                    clock[e].as_secs_f64(),
+                    inc.as_secs_f64()
+                ),
+                clock[e] + inc + cfg.margin + Duration::from_millis(200),
+            ),
+        };
+        let pos_line = format!(
+            "pos pos={} moves={}",
+            hubpos::to_hub(&start),
+            crate::protocol::syntax::quote(&hub_moves.join(" "))
+        );
+        let res = match client.go(&pos_line, &level, deadline) {
+            Ok(r) => r,
+            Err(f) => {
+                clients[e] = None; // kill it; a fresh one plays the next game
+                let why = match f {
+                    Failure::Hung => "loses: did not answer in time (hung)".to_string(),
+                    Failure::Crashed => "loses: crashed".to_string(),
+                    other => format!("loses: {other}"),
+                };
+                return lose(why, texts);
+            }
+        };
+        // Time.
+        match cfg.tc {
+            TimeControl::MoveTime(t) if res.elapsed > t + cfg.margin => {
+                return lose(
+                    format!(
+                        "loses on time: {:.3}s for a {:.3}s move",
+                        res.elapsed.as_secs_f64(),
+                        t.as_secs_f64()
+                    ),
+                    texts,
+                );
+            }
+            TimeControl::Clock { inc, .. } => {
+                let available = clock[e] + inc;
+                if res.elapsed > available + cfg.margin {
+                    return lose(
+                        format!(
+                            "loses on time: {:.3}s used with {:.3}s on the clock",
+                            res.elapsed.as_secs_f64(),
+                            available.as_secs_f64()
+                        ),
+                        texts,
+                    );
+                }
+                clock[e] = available.saturating_sub(res.elapsed);
+            }
+            _ => {}
+        }
+        let mv = match hubpos::parse_any_move(&pos, &res.mv) {
+            Ok(m) => m,
+            Err(err) => return lose(format!("loses: illegal move {} ({err})", res.mv), texts),
+        };
+        texts.push(move_text(&pos, &mv));
+        hub_moves.push(hubpos::hub_move::<R>(&mv));
+        game.play(&mv);
+        if let Some(s) = res.score {
+            scores[e].push(s);
+        }
+        // Score adjudication: both engines agree.
+        let last = |v: &Vec<f64>, n: u32| -> Option<Vec<f64>> {
+            (v.len() >= n as usize && n > 0).then(|| v[v.len() - n as usize..].to_vec())
+        };
+        if let Some((men, n)) = adj.win {
+            for winner in 0..2 {
+                if let (Some(a), Some(b)) = (last(&scores[winner], n), last(&scores[1 - winner], n))
+                {
+                    if a.iter().all(|s| *s >= men) && b.iter().all(|s| *s <= -men) {
+                        let winner_white = winner == white;
+                        return finish(
+                            if winner_white { 1.0 } else { 0.0 },
+                            format!(
+                                "adjudicated win for {}: both engines scored it {men:.2} or more for {n} moves",
+                                cfg.engines[winner].name
+                            ),
+                            texts,
+                        );
+                    }
+                }
+            }
+        }
+        if let Some((men, n)) = adj.draw {
+            if let (Some(a), Some(b)) = (last(&scores[0], n), last(&scores[1], n)) {
+                if a.iter().chain(&b).all(|s| s.abs() <= men) {
+                    return finish(
+                        0.5,
+                        format!("adjudicated draw: both engines within {men:.2} for {n} moves"),
+                        texts,
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Runs a match. `progress` is called after every game with the results so far.
+pub fn run<R: Rules>(cfg: &MatchConfig, progress: &(dyn Fn(&MatchReport) + Sync)) -> MatchReport {
+    let start = Instant::now();
+    let total = cfg.games.div_ceil(2) * 2;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let results: DashMap<usize, GameResult> = DashMap::new();
+    let report_lock = Mutex::new(());
+    let summarize = |results: &DashMap<usize, GameResult>| -> MatchReport {
+        let mut games: Vec<GameResult> = results.iter().map(|r| r.value().clone()).collect();
+        games.sort_by_key(|g| g.index);
+        let mut tally = Tally::default();
+        for g in &games {
+            tally.add_game(g.first_score());
+        }
+        for pair in 0..total / 2 {
+            if let (Some(a), Some(b)) = (results.get(&(2 * pair)), results.get(&(2 * pair + 1))) {
+                tally.add_pair(a.first_score() + b.first_score());
+            }
+        }
+        let sprt = cfg.sprt.map(|(e0, e1)| tally.sprt(e0, e1, 0.05, 0.05));
+        MatchReport {
+            games,
+            tally,
+            sprt,
+            elapsed: start.elapsed(),
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.clamp(1, total.max(1)) {
+            scope.spawn(|| {
+                let mut clients: [Option<HubClient>; 2] = [None, None];
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total {
+                        break;
+                    }
+                    let g = play_game::<R>(cfg, i, &mut clients);
+                    results.insert(i, g);
+                    let _guard = report_lock.lock();
+                    let r = summarize(&results);
+                    if r.sprt.and_then(|s| s.decision()).is_some() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    progress(&r);
+                }
+                for c in clients.into_iter().flatten() {
+                    c.quit();
+                }
+            });
+        }
+    });
+    summarize(&results)
+}

@@ -1,0 +1,221 @@
+//! `dama match`: a parallel match of `dama hub` against itself in every variant whose
+//! PDN is read back and replayed through the rules, and misbehaving engines that lose
+//! with the right reason while the match completes.
+
+use dama::game::Game;
+use dama::pdn::parse_pdn;
+use dama::{fen::parse_fen, notation::parse_move, with_variant, Position, Rules, Variant};
+use std::process::Command;
+
+fn dama() -> String {
+    env!("CARGO_BIN_EXE_dama").to_string()
+}
+
+fn run_match(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(dama())
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("run dama match");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Replays a PDN game through the rules and checks its result tag.
+fn replay<R: Rules>(g: &dama::pdn::PdnGame) {
+    let start = match g.tag("FEN") {
+        Some(f) => parse_fen::<R>(f).unwrap(),
+        None => Position::<R>::start(),
+    };
+    let mut game = Game::new(start);
+    for m in &g.moves {
+        let mv = parse_move(game.position(), m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        assert!(game.play(&mv));
+    }
+    let why = g.tag("Termination").unwrap();
+    let result = g.tag("Result").unwrap();
+    assert_eq!(result, g.result);
+    if why.contains("(G8)") || why.contains("(G9)") || why.contains("(E7)") {
+        let o = game
+            .outcome()
+            .unwrap_or_else(|| panic!("{why}: the game has not ended"));
+        let expected = match o.winner() {
+            Some(dama::Color::White) => "1-0",
+            Some(dama::Color::Black) => "0-1",
+            None => "1/2-1/2",
+        };
+        assert_eq!(result, expected, "{why}");
+    } else {
+        assert!(why.starts_with("adjudicated"), "{why}");
+        assert_eq!(game.outcome(), None);
+    }
+}
+
+#[test]
+fn self_match_in_every_variant_replays_legally() {
+    for v in Variant::ALL {
+        let pdn =
+            std::env::temp_dir().join(format!("dama-test-match-{v}-{}.pdn", std::process::id()));
+        let engine = format!("{} hub", dama());
+        let (code, out, err) = run_match(&[
+            "--variant",
+            v.name(),
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+            "--option",
+            "hash=4",
+            "--games",
+            "6",
+            "--concurrency",
+            "2",
+            "--tc",
+            "depth=2",
+            "--adjudicate",
+            "max-plies=150",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{v}: {err}");
+        assert!(out.contains("6 games"), "{out}");
+        let text = std::fs::read_to_string(&pdn).unwrap();
+        let _ = std::fs::remove_file(&pdn);
+        let games = parse_pdn(&text);
+        assert_eq!(games.len(), 6, "{v}");
+        for g in &games {
+            assert_eq!(g.tag("Variant"), Some(v.name()));
+            assert_eq!(g.tag("GameType").is_some(), v == Variant::English);
+            with_variant!(v, R => replay::<R>(g));
+        }
+    }
+}
+
+fn misbehaving(mode: &str, tc: &str, reason: &str) {
+    let fake = format!(
+        "bash {}/tests/fixtures/fake_engine.sh {mode}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let engine = format!("{} hub", dama());
+    let pdn =
+        std::env::temp_dir().join(format!("dama-test-fake-{mode}-{}.pdn", std::process::id()));
+    let (code, out, err) = run_match(&[
+        "--variant",
+        "english",
+        "--engine",
+        &engine,
+        "--engine",
+        &fake,
+        "--games",
+        "4",
+        "--tc",
+        tc,
+        "--timeout",
+        "2",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{mode}: {err}");
+    assert!(out.contains("wins 4 draws 0 losses 0"), "{mode}: {out}");
+    let games = parse_pdn(&std::fs::read_to_string(&pdn).unwrap());
+    let _ = std::fs::remove_file(&pdn);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        let why = g.tag("Termination").unwrap();
+        assert!(
+            why.contains("fake_engine.sh") && why.contains(reason),
+            "{mode}: {why}"
+        );
+        let fake_is_white = g.tag("White").unwrap().contains("fake");
+        assert_eq!(g.result, if fake_is_white { "0-1" } else { "1-0" });
+        replay_partial(g);
+    }
+}
+
+/// The moves before the failure are legal.
+fn replay_partial(g: &dama::pdn::PdnGame) {
+    let mut game = Game::new(Position::<dama::rules::English>::start());
+    for m in &g.moves {
+        let mv = parse_move(game.position(), m).unwrap();
+        assert!(game.play(&mv));
+    }
+}
+
+#[test]
+fn a_crashing_engine_loses() {
+    misbehaving("crash", "depth=2", "loses: crashed");
+}
+
+#[test]
+fn a_hanging_engine_loses() {
+    misbehaving("hang", "movetime=50", "did not answer in time");
+}
+
+#[test]
+fn an_engine_playing_an_illegal_move_loses() {
+    misbehaving("illegal", "depth=2", "loses: illegal move 1-2");
+}
+
+#[test]
+fn clock_and_bad_arguments() {
+    let engine = format!("{} hub", dama());
+    let (code, out, err) = run_match(&[
+        "--variant",
+        "scandinavian",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--games",
+        "2",
+        "--tc",
+        "0.5+0.02",
+        "--adjudicate",
+        "no-progress=60",
+        "--sprt",
+        "elo0=0,elo1=10",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("sprt llr"), "{out}");
+    assert!(!out.contains("loses on time"), "{out}");
+    for bad in [
+        vec!["--variant", "english", "--engine", "x"],
+        vec![
+            "--variant",
+            "english",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--tc",
+            "fast",
+        ],
+        vec![
+            "--variant",
+            "english",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--sprt",
+            "elo1=1",
+        ],
+        vec![
+            "--variant",
+            "english",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--adjudicate",
+            "win=5",
+        ],
+    ] {
+        let (code, _, err) = run_match(&bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(err.contains("error"), "{err}");
+    }
+}
