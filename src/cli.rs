@@ -67,7 +67,8 @@ pub enum Command {
 
 const MATCH_HELP: &str = "\
 Each --option NAME=VALUE applies to the --engine given before it (before any --engine:
-to both). An engine also gets variant=<V>.
+to both). An engine also gets variant=<V>. The option tc=SPEC gives that engine its own
+time control (e.g. --option tc=depth=4).
 Time controls: depth=D, nodes=N, movetime=MS, or BASE+INC in seconds (10+0.1).
 Adjudication: max-plies=N, no-progress=N (plies without capture or man move),
 win=MEN/MOVES, draw=MEN/MOVES (both engines agree for MOVES moves each).
@@ -357,10 +358,25 @@ fn engine_specs(
         }
         i += 1;
     }
+    let mut tcs: [Option<crate::match_runner::TimeControl>; 2] = [None, None];
+    for (i, opts) in options.iter_mut().enumerate() {
+        if let Some(pos) = opts.iter().rposition(|(k, _)| k == "tc") {
+            tcs[i] = Some(opts[pos].1.parse()?);
+            opts.retain(|(k, _)| k != "tc");
+        }
+    }
+    let detail_of = |i: usize| -> Vec<String> {
+        let mut d: Vec<String> = options[i].iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if let Some(tc) = tcs[i] {
+            d.push(format!("tc={tc:?}"));
+        }
+        d
+    };
+    let details = [detail_of(0), detail_of(1)];
     let mk = |i: usize| {
         let mut opts = vec![("variant".to_string(), args.variant.to_string())];
         opts.extend(options[i].iter().cloned());
-        let detail: Vec<String> = options[i].iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let detail = &details[i];
         let name = if detail.is_empty() {
             format!("{}#{}", args.engine[i], i + 1)
         } else {
@@ -370,6 +386,7 @@ fn engine_specs(
             command: args.engine[i].clone(),
             options: opts,
             name,
+            tc: tcs[i],
         }
     };
     Ok([mk(0), mk(1)])

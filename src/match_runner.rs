@@ -26,6 +26,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// The name in reports and PDN.
     pub name: String,
+    /// This engine's own time control (`--option tc=...`), instead of the match's.
+    pub tc: Option<TimeControl>,
 }
 
 /// The time control of every move.
@@ -291,10 +293,11 @@ fn play_game<R: Rules>(
         }
     }
     let engine_of = |c: Color| if c == Color::White { white } else { 1 - white };
-    let mut clock = match cfg.tc {
-        TimeControl::Clock { base, .. } => [base, base],
-        _ => [Duration::ZERO; 2],
+    let clock_of = |i: usize| match cfg.engines[i].tc.unwrap_or(cfg.tc) {
+        TimeControl::Clock { base, .. } => base,
+        _ => Duration::ZERO,
     };
+    let mut clock = [clock_of(0), clock_of(1)];
     let mut scores: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
     let mut hub_moves: Vec<String> = game.moves().iter().map(hubpos::hub_move::<R>).collect();
     let finish = |white_score: f64, termination: String, texts: Vec<String>| -> GameResult {
@@ -387,7 +390,8 @@ fn play_game<R: Rules>(
             }
         }
         let client = clients[e].as_mut().expect("started");
-        let (level, deadline) = match cfg.tc {
+        let tc = cfg.engines[e].tc.unwrap_or(cfg.tc);
+        let (level, deadline) = match tc {
             TimeControl::Depth(d) => (format!("level depth={d}"), cfg.timeout),
             TimeControl::Nodes(n) => (format!("level nodes={n}"), cfg.timeout),
             TimeControl::MoveTime(t) => (
@@ -421,7 +425,7 @@ fn play_game<R: Rules>(
             }
         };
         // Time.
-        match cfg.tc {
+        match tc {
             TimeControl::MoveTime(t) if res.elapsed > t + cfg.margin => {
                 return lose(
                     format!(
