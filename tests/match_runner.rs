@@ -181,7 +181,34 @@ fn clock_and_bad_arguments() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("sprt llr"), "{out}");
     assert!(!out.contains("loses on time"), "{out}");
+    // Per-engine time control: the second engine searches to depth 1 only.
+    let (code, out, err) = run_match(&[
+        "--variant",
+        "english",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--option",
+        "tc=depth=1",
+        "--games",
+        "2",
+        "--tc",
+        "depth=3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("tc=Depth(1)"), "{out}");
     for bad in [
+        vec![
+            "--variant",
+            "english",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--option",
+            "tc=soon",
+        ],
         vec!["--variant", "english", "--engine", "x"],
         vec![
             "--variant",

@@ -35,6 +35,9 @@ pub struct Worker<'a, R: Rules> {
     ordering: Ordering,
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    /// Move-ordering keys, one row per ply (kept here so that no node pays for
+    /// initialising them).
+    keys: Vec<[i32; MAX_MOVES]>,
     /// Root moves excluded from this search (multi-PV lines already found).
     excluded: Vec<Move>,
     root_pos: Position<R>,
@@ -71,6 +74,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 [[Move::quiet(crate::Square::new(0), crate::Square::new(0)); MAX_PLY]; MAX_PLY],
             ),
             pv_len: [0; MAX_PLY],
+            keys: vec![[0; MAX_MOVES]; MAX_PLY],
             excluded: Vec::new(),
             root_pos,
         }
@@ -325,14 +329,14 @@ impl<'a, R: Rules> Worker<'a, R> {
         if list.len() == 1 && ply > 0 {
             depth += 1;
         }
-        let mut keys = [0i32; MAX_MOVES];
+        let hint = entry.and_then(|e| e.mv);
         self.ordering
-            .scores(&list, pos.side(), ply, entry.and_then(|e| e.mv), &mut keys);
+            .scores(&list, pos.side(), ply, hint, &mut self.keys[ply]);
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move: Option<Move> = None;
         for i in 0..list.len() {
-            let mv = pick(&mut list, &mut keys, i);
+            let mv = pick(&mut list, &mut self.keys[ply], i);
             let child = pos.play(&mv);
             self.hashes.push(child.hash());
             let new_depth = depth - 1;
@@ -425,12 +429,11 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let mut list = MoveList::new();
         movegen::generate(pos, &mut list);
-        let mut keys = [0i32; MAX_MOVES];
         self.ordering
-            .scores(&list, pos.side(), ply, None, &mut keys);
+            .scores(&list, pos.side(), ply, None, &mut self.keys[ply]);
         let mut best = -INFINITE;
         for i in 0..list.len() {
-            let mv = pick(&mut list, &mut keys, i);
+            let mv = pick(&mut list, &mut self.keys[ply], i);
             let child = pos.play(&mv);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
