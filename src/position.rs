@@ -217,22 +217,7 @@ impl<R: Rules> Position<R> {
             for file in 0..8 {
                 let sq = Square::from_coords(file, rank).unwrap();
                 let c = match self.piece_at(sq) {
-                    Some(Piece {
-                        color: Color::White,
-                        king: false,
-                    }) => 'w',
-                    Some(Piece {
-                        color: Color::White,
-                        king: true,
-                    }) => 'W',
-                    Some(Piece {
-                        color: Color::Black,
-                        king: false,
-                    }) => 'b',
-                    Some(Piece {
-                        color: Color::Black,
-                        king: true,
-                    }) => 'B',
+                    Some(p) => p.letter(),
                     None if R::BOARD.contains(sq) => '.',
                     None => ' ',
                 };

@@ -146,6 +146,19 @@ pub struct Piece {
     pub king: bool,
 }
 
+impl Piece {
+    /// The piece's letter in diagrams and Hub strings: `w` `W` white man and king,
+    /// `b` `B` black man and king.
+    pub const fn letter(self) -> char {
+        match (self.color, self.king) {
+            (Color::White, false) => 'w',
+            (Color::White, true) => 'W',
+            (Color::Black, false) => 'b',
+            (Color::Black, true) => 'B',
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@ use crate::moves::Move;
 use crate::notation::{parse_square, square_name};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Square};
 
 /// The playable squares in reading order (a8..h8, a7..h7, ..., a1..h1); for english
 /// this is PDN order 1..32.
@@ -31,25 +31,7 @@ pub fn to_hub<R: Rules>(pos: &Position<R>) -> String {
     let mut s = String::with_capacity(65);
     s.push(pos.side().letter());
     for sq in reading_order::<R>() {
-        s.push(match pos.piece_at(sq) {
-            Some(Piece {
-                color: Color::White,
-                king: false,
-            }) => 'w',
-            Some(Piece {
-                color: Color::White,
-                king: true,
-            }) => 'W',
-            Some(Piece {
-                color: Color::Black,
-                king: false,
-            }) => 'b',
-            Some(Piece {
-                color: Color::Black,
-                king: true,
-            }) => 'B',
-            None => 'e',
-        });
+        s.push(pos.piece_at(sq).map_or('e', |p| p.letter()));
     }
     s
 }
