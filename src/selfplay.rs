@@ -4,7 +4,7 @@
 //! (`dama match` will drive external engines through the protocol.)
 
 use crate::engine::Engine;
-use crate::eval::{evaluate, Weights};
+use crate::eval::Weights;
 use crate::game::{Game, Outcome};
 use crate::movegen;
 use crate::position::Position;
@@ -53,10 +53,15 @@ pub struct Record<R: Rules> {
 }
 
 /// Random balanced openings: `plies` random legal plies from the start, kept when the
-/// static evaluation after resolving captures is within `margin` of equal.
+/// material is level, no capture is pending and a shallow (depth 4) search scores the
+/// position within 0.4 men of equal.
 pub fn openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Game<R>> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let weights = Weights::default_for::<R>();
+    let mut engine = Engine::<R>::new(1, 1);
+    let shallow = Limits {
+        depth: Some(4),
+        ..Default::default()
+    };
     let mut out = Vec::with_capacity(count);
     let mut tries = 0;
     while out.len() < count && tries < count * 1000 {
@@ -80,7 +85,10 @@ pub fn openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Game<R>>
         if material(Color::White) != material(Color::Black) {
             continue;
         }
-        if evaluate(&pos, &weights).abs() <= 40 {
+        engine.new_game();
+        engine.set_game(game.clone());
+        let r = engine.search(&shallow, 1, &|_| {});
+        if r.lines.first().is_some_and(|l| l.score.abs() <= 40) {
             out.push(game);
         }
     }
