@@ -56,18 +56,6 @@ impl<R: Rules> Engine<R> {
         self.tt.clear();
     }
 
-    /// Replaces the table with one of `mib` MiB.
-    pub fn set_hash(&mut self, mib: usize) {
-        self.tt = TranspositionTable::new(mib);
-    }
-
-    /// Sets the number of search threads.
-    pub fn set_threads(&mut self, n: usize) {
-        if n.max(1) != self.pool.current_num_threads() {
-            self.pool = threads::pool(n);
-        }
-    }
-
     /// Sets the evaluation weights.
     pub fn set_weights(&mut self, w: Weights) {
         self.weights = w;

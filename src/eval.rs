@@ -8,7 +8,6 @@
 #![allow(clippy::needless_range_loop)] // parallel arrays of features and weights
 
 use crate::bitboard::{Bitboard, Dir};
-use crate::movegen;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::Color;
@@ -280,11 +279,6 @@ pub fn evaluate<R: Rules>(pos: &Position<R>, w: &Weights) -> Score {
     s = s * draw_scale(pos) / 64;
     let s = if pos.side() == Color::White { s } else { -s };
     s + w.tempo
-}
-
-/// True when `pos` is quiet enough to evaluate: no capture for the side to move.
-pub fn is_quiet<R: Rules>(pos: &Position<R>) -> bool {
-    !movegen::has_capture(pos)
 }
 
 #[cfg(test)]

@@ -150,25 +150,6 @@ pub fn move_text<R: Rules>(pos: &Position<R>, mv: &Move) -> String {
     path_text::<R>(&move_path(pos, mv), mv.is_capture())
 }
 
-/// All legal moves of `pos` with their text, each move once.
-pub fn legal_move_texts<R: Rules>(pos: &Position<R>) -> Vec<(Move, String)> {
-    let list = movegen::legal_moves(pos);
-    if list.first().is_some_and(|m| m.is_capture()) {
-        // One pass over the paths: the first path of each move is its canonical one.
-        let mut out: Vec<(Move, String)> = Vec::with_capacity(list.len());
-        for (mv, path) in movegen::capture_paths(pos) {
-            if !out.iter().any(|(m, _)| *m == mv) {
-                out.push((mv, path_text::<R>(&path, true)));
-            }
-        }
-        out
-    } else {
-        list.iter()
-            .map(|m| (*m, path_text::<R>(&[m.from, m.to], false)))
-            .collect()
-    }
-}
-
 /// Reads a move of `pos`: `from-to` for a quiet move; for a capture any of its paths
 /// (`e2xe4xg4xg6`), or `fromxto` alone when only one legal capture joins the two squares.
 pub fn parse_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, NotationError> {

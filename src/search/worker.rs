@@ -419,9 +419,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             if !movegen::has_moves(pos) {
                 return -MATE + ply as Score;
             }
-            if ply > 0 && self.is_draw(pos) {
-                return 0;
-            }
+            // Draws (G9, E7) were checked by `search` before it came here; after a
+            // capture nothing can repeat.
             return evaluate(pos, self.weights);
         }
         if ply >= MAX_PLY - 2 {
