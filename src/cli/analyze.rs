@@ -1,0 +1,94 @@
+//! `dama analyze`: search one position and print its lines.
+
+use crate::rules::Rules;
+use crate::variant::Variant;
+use clap::Args;
+
+use super::{game_from_args, parse_variant};
+use std::io::Write;
+
+pub(super) const ANALYZE_HELP: &str = "\
+Examples:
+  dama analyze --variant english --depth 14
+  dama analyze --variant dameo --fen 'W:We2:Be3,f4,g5,a8' --depth 8 --json
+  dama analyze --variant scandinavian --moves 'c3-d4 f6-g5' --movetime 2000 --threads 2
+
+Scores are in hundredths of a man from the side to move's view; a forced result shows as
+'win in N' / 'loss in N' plies (JSON: \"win_in\": N, negative for a loss).
+With --json every line is one JSON object: per depth {depth, seldepth, score, nodes, nps,
+time_ms, hashfull, multipv, pv[, win_in]}, and last {bestmove, ponder, ...} with the same
+fields (bestmove is null when the side to move has no legal move).";
+
+/// Arguments of `dama analyze`.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "nodes", "movetime"])))]
+pub struct AnalyzeArgs {
+    /// Rule set: dameo, croda, scandinavian, boyer-parton or english.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Start from this PDN FEN instead of the variant's start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves played from the start position or FEN, separated by spaces.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Search to this depth (plies).
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Search this many nodes.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search this many milliseconds.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Search threads (Lazy SMP).
+    #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// Lines of play to show.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub multipv: u32,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
+    let game = match game_from_args::<R>(args.fen.as_deref(), args.moves.as_deref()) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let limits = crate::time::Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+        ..Default::default()
+    };
+    let root = *game.position();
+    let mut engine = crate::engine::Engine::<R>::new(args.hash as usize, args.threads as usize);
+    engine.set_game(game);
+    let json = args.json;
+    let report = move |info: &crate::search::Info| {
+        let line = if json {
+            crate::analysis::info_json(&root, info)
+        } else {
+            crate::analysis::info_line(&root, info)
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    };
+    let result = engine.search(&limits, args.multipv as usize, &report);
+    let last = if json {
+        crate::analysis::best_json(&root, &result)
+    } else {
+        crate::analysis::best_line(&root, &result)
+    };
+    println!("{last}");
+    0
+}

@@ -1,0 +1,266 @@
+//! `dama match`: a match between two Hub engines.
+
+use crate::rules::Rules;
+use crate::variant::Variant;
+use clap::Args;
+
+use super::{parse_variant, tally_line};
+
+pub(super) const MATCH_HELP: &str = "\
+Each --option NAME=VALUE applies to the --engine given before it (before any --engine:
+to both). An engine also gets variant=<V>. The option tc=SPEC gives that engine its own
+time control (e.g. --option tc=depth=4).
+Time controls: depth=D, nodes=N, movetime=MS, or BASE+INC in seconds (10+0.1).
+Adjudication: max-plies=N, no-progress=N (plies without capture or man move),
+win=MEN/MOVES, draw=MEN/MOVES (both engines agree for MOVES moves each).
+Example:
+  dama match --variant english --engine 'dama hub' --option threads=2 \\
+      --engine 'dama hub' --games 200 --concurrency 1 --tc 5+0.05 --pdn out.pdn \\
+      --sprt elo0=0,elo1=10 --adjudicate no-progress=100,max-plies=400
+The final table gives wins, draws, losses of the first engine, its score, the Elo
+difference with a 95% margin (from game pairs), and the SPRT log-likelihood ratio.";
+
+/// Arguments of `dama match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Rule set.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// An engine command line (give exactly two).
+    #[arg(long, required = true)]
+    pub engine: Vec<String>,
+    /// NAME=VALUE for the engine given before it (see below).
+    #[arg(long)]
+    pub option: Vec<String>,
+    /// Games (rounded up to an even number).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Games at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Time control.
+    #[arg(long, default_value = "depth=6", value_parser = |s: &str| s.parse::<crate::match_runner::TimeControl>())]
+    pub tc: crate::match_runner::TimeControl,
+    /// A file of openings: FENs and/or move sequences, one per line.
+    #[arg(long, conflicts_with = "random_openings")]
+    pub openings: Option<std::path::PathBuf>,
+    /// Random balanced openings of this many plies (the default, 6).
+    #[arg(long)]
+    pub random_openings: Option<usize>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the games here.
+    #[arg(long)]
+    pub pdn: Option<std::path::PathBuf>,
+    /// Sequential test, e.g. elo0=0,elo1=5 (stops on a decision).
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Adjudication options.
+    #[arg(long, default_value = "", value_parser = |s: &str| s.parse::<crate::match_runner::Adjudication>())]
+    pub adjudicate: crate::match_runner::Adjudication,
+    /// Milliseconds an engine may overrun its clock before it loses on time.
+    #[arg(long, default_value_t = 50)]
+    pub margin: u64,
+    /// Seconds to wait for a move under depth/nodes limits (and for start-up).
+    #[arg(long, default_value_t = 60)]
+    pub timeout: u64,
+    /// Start the engines anew for every game.
+    #[arg(long)]
+    pub restart: bool,
+}
+
+/// Engine specs from the command line: each `--option` goes to the `--engine` before it
+/// (to both when it comes before any engine).
+fn engine_specs(
+    args: &MatchArgs,
+    raw: &[String],
+) -> Result<[crate::match_runner::EngineSpec; 2], String> {
+    if args.engine.len() != 2 {
+        return Err(format!(
+            "a match needs exactly two --engine, found {}",
+            args.engine.len()
+        ));
+    }
+    let mut options: [Vec<(String, String)>; 2] = [Vec::new(), Vec::new()];
+    let mut current: Option<usize> = None;
+    let mut engines_seen = 0;
+    let mut i = 0;
+    while i < raw.len() {
+        let (flag, inline) = match raw[i].split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (raw[i].clone(), None),
+        };
+        let value = |i: &mut usize| -> Option<String> {
+            inline.clone().or_else(|| {
+                *i += 1;
+                raw.get(*i).cloned()
+            })
+        };
+        match flag.as_str() {
+            "--engine" => {
+                let _ = value(&mut i);
+                current = Some(engines_seen);
+                engines_seen += 1;
+            }
+            "--option" => {
+                let v = value(&mut i).unwrap_or_default();
+                let (k, val) = v
+                    .split_once('=')
+                    .ok_or_else(|| format!("--option {v}: expected NAME=VALUE"))?;
+                let targets: Vec<usize> = match current {
+                    Some(e) if e < 2 => vec![e],
+                    _ => vec![0, 1],
+                };
+                for t in targets {
+                    options[t].push((k.to_string(), val.to_string()));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut tcs: [Option<crate::match_runner::TimeControl>; 2] = [None, None];
+    for (i, opts) in options.iter_mut().enumerate() {
+        if let Some(pos) = opts.iter().rposition(|(k, _)| k == "tc") {
+            tcs[i] = Some(opts[pos].1.parse()?);
+            opts.retain(|(k, _)| k != "tc");
+        }
+    }
+    let detail_of = |i: usize| -> Vec<String> {
+        let mut d: Vec<String> = options[i].iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if let Some(tc) = tcs[i] {
+            d.push(format!("tc={tc:?}"));
+        }
+        d
+    };
+    let details = [detail_of(0), detail_of(1)];
+    let mk = |i: usize| {
+        let mut opts = vec![("variant".to_string(), args.variant.to_string())];
+        opts.extend(options[i].iter().cloned());
+        let detail = &details[i];
+        let name = if detail.is_empty() {
+            format!("{}#{}", args.engine[i], i + 1)
+        } else {
+            format!("{}#{} ({})", args.engine[i], i + 1, detail.join(","))
+        };
+        crate::match_runner::EngineSpec {
+            command: args.engine[i].clone(),
+            options: opts,
+            name,
+            tc: tcs[i],
+        }
+    };
+    Ok([mk(0), mk(1)])
+}
+
+pub(super) fn run<R: Rules>(args: &MatchArgs) -> i32 {
+    use crate::match_runner as mr;
+    let raw: Vec<String> = std::env::args().collect();
+    let fail = |e: String| {
+        eprintln!("error: {e}");
+        2
+    };
+    let engines = match engine_specs(args, &raw) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    let pairs = args.games.div_ceil(2).max(1);
+    let openings = match &args.openings {
+        Some(path) => match std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|t| mr::read_openings::<R>(&t))
+        {
+            Ok(o) => o,
+            Err(e) => return fail(e),
+        },
+        None => mr::random_openings::<R>(pairs, args.random_openings.unwrap_or(6), args.seed),
+    };
+    let sprt = match &args.sprt {
+        None => None,
+        Some(s) => {
+            let mut e0 = None;
+            let mut e1 = None;
+            for item in s.split(',') {
+                match item.trim().split_once('=') {
+                    Some(("elo0", v)) => e0 = v.parse::<f64>().ok(),
+                    Some(("elo1", v)) => e1 = v.parse::<f64>().ok(),
+                    _ => return fail(format!("--sprt {s}: expected elo0=X,elo1=Y")),
+                }
+            }
+            match (e0, e1) {
+                (Some(a), Some(b)) if b > a => Some((a, b)),
+                _ => return fail(format!("--sprt {s}: expected elo0=X,elo1=Y with Y > X")),
+            }
+        }
+    };
+    let cfg = mr::MatchConfig {
+        engines,
+        games: args.games.max(1),
+        concurrency: args.concurrency.max(1),
+        tc: args.tc,
+        openings,
+        adjudication: args.adjudicate,
+        margin: std::time::Duration::from_millis(args.margin),
+        timeout: std::time::Duration::from_secs(args.timeout.max(1)),
+        restart: args.restart,
+        sprt,
+        event: format!("dama match ({})", R::NAME),
+    };
+    let total = cfg.games.div_ceil(2) * 2;
+    let progress = |r: &mr::MatchReport| {
+        let mut line = format!("game {}/{total}: {}", r.games.len(), tally_line(&r.tally));
+        if let Some(s) = r.sprt {
+            line.push_str(&format!(
+                " llr {:.2} [{:.2}, {:.2}]",
+                s.llr, s.lower, s.upper
+            ));
+        }
+        eprintln!("{line}");
+    };
+    let report = mr::run::<R>(&cfg, &progress);
+    if let Some(path) = &args.pdn {
+        let text: String = report.games.iter().map(|g| g.pdn.to_text()).collect();
+        if let Err(e) = std::fs::write(path, text) {
+            return fail(format!("{}: {e}", path.display()));
+        }
+    }
+    let t = &report.tally;
+    let (elo, margin) = t.elo();
+    println!(
+        "{} vs {} ({}, {} games)",
+        cfg.engines[0].name,
+        cfg.engines[1].name,
+        R::NAME,
+        t.games()
+    );
+    println!(
+        "wins {} draws {} losses {} score {:.1}%",
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score()
+    );
+    println!("elo {elo:+.1} +/- {margin:.1} (95%) pairs {:?}", t.pairs);
+    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
+    for g in &report.games {
+        let key = g.termination.split(':').next().unwrap_or("").to_string();
+        *reasons.entry(key).or_default() += 1;
+    }
+    for (why, n) in reasons {
+        println!("ended: {n} x {why}");
+    }
+    if let Some(s) = report.sprt {
+        let verdict = match s.decision() {
+            Some(true) => "H1 accepted",
+            Some(false) => "H0 accepted",
+            None => "no decision",
+        };
+        println!(
+            "sprt llr {:.2} bounds [{:.2}, {:.2}]: {verdict}",
+            s.llr, s.lower, s.upper
+        );
+    }
+    println!("time {:.1}s", report.elapsed.as_secs_f64());
+    0
+}

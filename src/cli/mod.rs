@@ -1,0 +1,126 @@
+//! The command line: `clap` definitions and the commands that run library code. The
+//! variant named on the command line is turned into a rules type here, once.
+
+use crate::fen::parse_fen;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::variant::Variant;
+use crate::with_variant;
+use clap::{Parser, Subcommand};
+
+mod analyze;
+mod bench;
+mod matches;
+mod perft;
+mod selfplay;
+mod tune;
+
+pub use analyze::AnalyzeArgs;
+pub use bench::BenchArgs;
+pub use matches::MatchArgs;
+pub use perft::PerftArgs;
+pub use selfplay::{parse_player, SelfplayArgs};
+pub use tune::TuneArgs;
+
+const VARIANTS_HELP: &str = "\
+Variants (RULES.md):
+  dameo          64 squares, men step or move in lines straight/diagonally forward,
+                 capture orthogonally; queen-like kings capture orthogonally with the
+                 long leap; majority capture. White starts.
+  croda          64 squares, 24 men a side stepping forward, orthogonal captures,
+                 rook-like kings; majority capture. White starts.
+  scandinavian   dark squares, men capture forward only, flying kings, free choice of
+                 capture (= German draughts; aliases german, swedish, danish).
+  boyer-parton   scandinavian, but men capture with the long leap.
+  english        checkers: dark squares, short kings, free choice; Black starts; squares
+                 written as PDN numbers 1-32 (aliases checkers, american).
+
+Positions are PDN FENs: <side>:W<squares>:B<squares>, K before a king's square, e.g.
+  W:Wa1,c1,Ke5:Bb8,Kd8        (algebraic squares, every variant)
+  B:W21-32:B1-12              (PDN numbers and ranges, dark-square variants)";
+
+/// `dama`: a draughts engine for dameo, croda, scandinavian, boyer-parton and english.
+#[derive(Parser, Debug)]
+#[command(name = "dama", version, about, long_about = None, after_help = VARIANTS_HELP)]
+pub struct Cli {
+    /// What to do; without a command, dama speaks the Hub protocol on stdin/stdout.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Speak the Hub protocol on stdin/stdout (see protocol.md); the default command.
+    Hub,
+    /// Count the leaves of the legal-move tree (move-generator check and benchmark).
+    #[command(after_help = perft::PERFT_HELP)]
+    Perft(PerftArgs),
+    /// Search a position and print one line per completed depth, then the best move.
+    #[command(after_help = analyze::ANALYZE_HELP)]
+    Analyze(AnalyzeArgs),
+    /// Search a fixed set of positions of every variant at a fixed depth with one thread
+    /// and print the node counts: the signature of the search's behaviour.
+    Bench(BenchArgs),
+    /// Play games between two settings of dama in-process (strength measurement):
+    /// every random balanced opening twice with colours swapped.
+    #[command(after_help = selfplay::SELFPLAY_HELP)]
+    Selfplay(SelfplayArgs),
+    /// Tune the evaluation weights: self-play games, then logistic regression of the
+    /// evaluation on their results; writes a weights file.
+    Tune(TuneArgs),
+    /// Play a match between two Hub engines (dama hub or any other), with clocks,
+    /// openings, adjudication, PDN output, Elo and SPRT.
+    #[command(name = "match", after_help = matches::MATCH_HELP)]
+    Match(MatchArgs),
+}
+
+pub(crate) fn parse_variant(s: &str) -> Result<Variant, String> {
+    s.parse()
+}
+
+/// Parses the arguments, runs the command and returns the process exit code.
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Hub) {
+        Command::Hub => crate::protocol::run_stdio(),
+        Command::Perft(args) => with_variant!(args.variant, R => perft::run::<R>(&args)),
+        Command::Analyze(args) => with_variant!(args.variant, R => analyze::run::<R>(&args)),
+        Command::Bench(args) => crate::bench::run(args.depth),
+        Command::Selfplay(args) => with_variant!(args.variant, R => selfplay::run::<R>(&args)),
+        Command::Tune(args) => with_variant!(args.variant, R => tune::run::<R>(&args)),
+        Command::Match(args) => with_variant!(args.variant, R => matches::run::<R>(&args)),
+    }
+}
+
+pub(crate) fn tally_line(t: &crate::stats::Tally) -> String {
+    let (elo, margin) = t.elo();
+    format!(
+        "+{} ={} -{} score {:.1}% elo {:+.1} +/- {:.1}",
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        elo,
+        margin
+    )
+}
+
+/// The game given by `--fen` and `--moves`, or a message saying what is wrong.
+pub fn game_from_args<R: Rules>(
+    fen: Option<&str>,
+    moves: Option<&str>,
+) -> Result<crate::game::Game<R>, String> {
+    let start = match fen {
+        Some(f) => parse_fen::<R>(f).map_err(|e| e.to_string())?,
+        None => Position::<R>::start(),
+    };
+    let mut game = crate::game::Game::new(start);
+    for (ply, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        let pos = *game.position();
+        let mv = crate::notation::parse_move(&pos, text)
+            .map_err(|e| format!("illegal move {text} at ply {}: {e}", ply + 1))?;
+        game.play(&mv);
+    }
+    Ok(game)
+}
