@@ -3,6 +3,7 @@
 //! and `stop_flag` lets another thread end a search early.
 
 use crate::eval::Weights;
+use crate::evaluation::Evaluation;
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -16,7 +17,7 @@ use std::sync::Arc;
 pub struct Engine<R: Rules> {
     game: Game<R>,
     tt: TranspositionTable,
-    weights: Weights,
+    evaluation: Evaluation,
     pool: rayon::ThreadPool,
     shared: Arc<Shared>,
 }
@@ -35,7 +36,7 @@ impl<R: Rules> Engine<R> {
         Ok(Engine {
             game: Game::new(Position::start()),
             tt: TranspositionTable::try_new(hash_mib)?,
-            weights: Weights::default_for::<R>(),
+            evaluation: Evaluation::default_for::<R>(),
             pool: threads::pool(threads),
             shared: Arc::new(Shared::new()),
         })
@@ -56,14 +57,19 @@ impl<R: Rules> Engine<R> {
         self.tt.clear();
     }
 
-    /// Sets the evaluation weights.
+    /// Uses the classic evaluation with these weights.
     pub fn set_weights(&mut self, w: Weights) {
-        self.weights = w;
+        self.evaluation = Evaluation::Classic(w);
     }
 
-    /// The evaluation weights in use.
-    pub fn weights(&self) -> &Weights {
-        &self.weights
+    /// Sets the evaluation.
+    pub fn set_evaluation(&mut self, e: Evaluation) {
+        self.evaluation = e;
+    }
+
+    /// The evaluation in use.
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
     }
 
     /// A handle that stops the running search when `stop` is stored into it.
@@ -100,7 +106,7 @@ impl<R: Rules> Engine<R> {
             multipv,
             &self.pool,
             &self.tt,
-            &self.weights,
+            &self.evaluation,
             &self.shared,
             report,
         )

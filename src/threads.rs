@@ -2,7 +2,7 @@
 //! flag. The main thread (id 0) reports and its last completed iteration is played;
 //! helpers fill the table. Node counts are summed over all threads.
 
-use crate::eval::Weights;
+use crate::evaluation::Evaluation;
 use crate::movegen;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -36,7 +36,7 @@ pub fn search<R: Rules>(
     multipv: usize,
     pool: &rayon::ThreadPool,
     tt: &TranspositionTable,
-    weights: &Weights,
+    evaluation: &Evaluation,
     shared: &Shared,
     report: &(dyn Fn(&Info) + Sync),
 ) -> SearchResult {
@@ -50,7 +50,7 @@ pub fn search<R: Rules>(
         for id in 0..threads {
             let main = &main;
             scope.spawn(move |_| {
-                let mut w = Worker::new(id, shared, tt, weights, limits, time, history);
+                let mut w = Worker::new(id, shared, tt, evaluation, limits, time, history);
                 let lines = w.run(multipv, report);
                 if id == 0 {
                     // The main thread is done: stop the helpers.

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod analyze;
 mod bench;
+mod gen;
 mod matches;
 mod perft;
 mod selfplay;
@@ -17,6 +18,7 @@ mod tune;
 
 pub use analyze::AnalyzeArgs;
 pub use bench::BenchArgs;
+pub use gen::GenArgs;
 pub use matches::MatchArgs;
 pub use perft::PerftArgs;
 pub use selfplay::{parse_player, SelfplayArgs};
@@ -73,6 +75,10 @@ pub enum Command {
     /// openings, adjudication, PDN output, Elo and SPRT.
     #[command(name = "match", after_help = matches::MATCH_HELP)]
     Match(MatchArgs),
+    /// Make training data for the learned evaluation: self-play games from random
+    /// balanced openings, every quiet position with its search score and the result.
+    #[command(after_help = gen::GEN_HELP)]
+    Gen(GenArgs),
 }
 
 pub(crate) fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -90,6 +96,7 @@ pub fn run() -> i32 {
         Command::Selfplay(args) => with_variant!(args.variant, R => selfplay::run::<R>(&args)),
         Command::Tune(args) => with_variant!(args.variant, R => tune::run::<R>(&args)),
         Command::Match(args) => with_variant!(args.variant, R => matches::run::<R>(&args)),
+        Command::Gen(args) => with_variant!(args.variant, R => gen::run_gen::<R>(&args)),
     }
 }
 
@@ -123,4 +130,20 @@ pub fn game_from_args<R: Rules>(
         game.play(&mv);
     }
     Ok(game)
+}
+
+/// A progress bar with an ETA on stderr when it is a terminal; hidden otherwise (the
+/// commands then print a plain line now and then).
+pub(crate) fn progress_bar(len: u64, unit: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    let template =
+        format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} (eta {{eta}}) {{msg}}");
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
 }

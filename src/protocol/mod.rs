@@ -7,7 +7,7 @@ pub mod hubpos;
 pub mod syntax;
 
 use crate::engine::Engine;
-use crate::eval::{evaluate, Score};
+use crate::eval::Score;
 use crate::fen::{parse_fen, to_fen};
 use crate::game::Game;
 use crate::movegen;
@@ -288,11 +288,11 @@ impl<R: Rules> Session for VariantSession<R> {
         let w = self
             .engine
             .lock()
-            .map(|e| e.weights().clone())
-            .unwrap_or_else(|_| crate::eval::Weights::default_for::<R>());
+            .map(|e| e.evaluation().clone())
+            .unwrap_or_else(|_| crate::evaluation::Evaluation::default_for::<R>());
         format!(
             "eval score={} quiet={}",
-            score_text(evaluate(p, &w)),
+            score_text(w.evaluate(p)),
             !movegen::has_capture(p)
         )
     }

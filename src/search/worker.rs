@@ -3,9 +3,11 @@
 
 use super::ordering::{pick, Ordering};
 use super::{Info, Shared, MAX_PLY};
-use crate::eval::{evaluate, Score, Weights, INFINITE, MATE};
+use crate::eval::{evaluate, Score, INFINITE, MATE};
+use crate::evaluation::Evaluation;
 use crate::movegen;
 use crate::moves::{Move, MoveList, MAX_MOVES};
+use crate::nn::network::{Accumulator, Network};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::time::{Limits, TimeManager};
@@ -20,7 +22,11 @@ pub struct Worker<'a, R: Rules> {
     id: usize,
     shared: &'a Shared,
     tt: &'a TranspositionTable,
-    weights: &'a Weights,
+    evaluation: &'a Evaluation,
+    /// The network, when the evaluation is one.
+    net: Option<&'a Network>,
+    /// The network's first-layer sums of the position at each ply.
+    accs: Vec<Accumulator>,
     limits: &'a Limits,
     time: TimeManager,
     /// Nodes not yet added to `shared.nodes`.
@@ -49,7 +55,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         id: usize,
         shared: &'a Shared,
         tt: &'a TranspositionTable,
-        weights: &'a Weights,
+        evaluation: &'a Evaluation,
         limits: &'a Limits,
         time: TimeManager,
         history: &[Position<R>],
@@ -61,7 +67,19 @@ impl<'a, R: Rules> Worker<'a, R> {
             id,
             shared,
             tt,
-            weights,
+            evaluation,
+            net: match evaluation {
+                Evaluation::Net(n) => Some(n),
+                Evaluation::Classic(_) => None,
+            },
+            accs: match evaluation {
+                Evaluation::Net(n) => {
+                    let mut v = vec![Accumulator::default(); MAX_PLY + 1];
+                    v[0] = n.refresh(&root_pos);
+                    v
+                }
+                Evaluation::Classic(_) => Vec::new(),
+            },
             limits,
             time,
             pending: 0,
@@ -338,6 +356,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         for i in 0..list.len() {
             let mv = pick(&mut list, &mut self.keys[ply], i);
             let child = pos.play(&mv);
+            self.update_acc(ply, pos, &child);
             self.hashes.push(child.hash());
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -421,10 +440,10 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             // Draws (G9, E7) were checked by `search` before it came here; after a
             // capture nothing can repeat.
-            return evaluate(pos, self.weights);
+            return self.static_eval(pos, ply);
         }
         if ply >= MAX_PLY - 2 {
-            return evaluate(pos, self.weights);
+            return self.static_eval(pos, ply);
         }
         let mut list = MoveList::new();
         movegen::generate(pos, &mut list);
@@ -434,6 +453,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         for i in 0..list.len() {
             let mv = pick(&mut list, &mut self.keys[ply], i);
             let child = pos.play(&mv);
+            self.update_acc(ply, pos, &child);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
@@ -450,6 +470,26 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         best
+    }
+
+    /// The network's sums of `child` (at `ply + 1`) from those of its parent `pos`.
+    #[inline(always)]
+    fn update_acc(&mut self, ply: usize, pos: &Position<R>, child: &Position<R>) {
+        if let Some(net) = self.net {
+            self.accs[ply + 1] = net.update(&self.accs[ply], pos, child);
+        }
+    }
+
+    /// The static evaluation of `pos`, the position at `ply`.
+    #[inline(always)]
+    fn static_eval(&self, pos: &Position<R>, ply: usize) -> Score {
+        match self.evaluation {
+            Evaluation::Classic(w) => evaluate(pos, w),
+            Evaluation::Net(n) => {
+                debug_assert_eq!(self.accs[ply], n.refresh(pos));
+                n.evaluate(&self.accs[ply], pos.side())
+            }
+        }
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {

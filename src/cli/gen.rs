@@ -1,0 +1,152 @@
+//! `dama gen`: self-play training data for `dama train`.
+
+use super::parse_variant;
+use crate::evaluation::Evaluation;
+use crate::nn::data::Writer;
+use crate::nn::gen::{run, GenConfig};
+use crate::rules::Rules;
+use crate::variant::Variant;
+use clap::Args;
+use std::time::Instant;
+
+pub(super) const GEN_HELP: &str = "\
+Every game starts from a random balanced opening of its own (the seed and the game's
+number choose it) and is played by dama against itself at --nodes or --depth per move.
+Every quiet position (no capture pending) is written with the search's score and the
+game's result; the format is documented in src/nn/data.rs. Each game is appended and
+flushed as soon as it ends, so an interrupted run loses at most the games in progress:
+run the same command with --resume to finish it.
+Examples:
+  dama gen --variant english --games 20000 --nodes 10000 --out data/english-0.bin
+  dama gen --variant english --games 20000 --nodes 10000 --out data/english-0.bin --resume
+  dama gen --variant dameo --games 5000 --evaluation nn --out data/dameo-1.bin";
+
+/// Arguments of `dama gen`.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").args(["depth", "nodes"])))]
+pub struct GenArgs {
+    /// Rule set.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Games in the whole run.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u32,
+    /// Nodes per move (the default limit: 10000).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth per move instead of nodes.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Random plies of each opening.
+    #[arg(long, default_value_t = 8)]
+    pub opening_plies: usize,
+    /// Plies after the opening after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time (default: every core).
+    #[arg(long, short = 't')]
+    pub threads: Option<usize>,
+    /// The evaluation the games are played with: classic, nn (the shipped network) or
+    /// a model file.
+    #[arg(long, default_value = "classic")]
+    pub evaluation: String,
+    /// The data file to write.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Continue the run in --out: keep its whole games and play the missing ones.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
+    let fail = |e: String| {
+        eprintln!("error: {e}");
+        2
+    };
+    let evaluation = match Evaluation::by_name::<R>(&args.evaluation) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    let limits = crate::time::Limits {
+        depth: args.depth,
+        nodes: if args.depth.is_some() {
+            None
+        } else {
+            Some(args.nodes.unwrap_or(10_000))
+        },
+        ..Default::default()
+    };
+    let cfg = GenConfig {
+        games: args.games,
+        limits,
+        opening_plies: args.opening_plies,
+        max_plies: args.max_plies,
+        seed: args.seed,
+        evaluation,
+    };
+    let (mut writer, done) = if args.resume && args.out.exists() {
+        match Writer::resume(&args.out, R::NAME) {
+            Ok(x) => x,
+            Err(e) => return fail(e),
+        }
+    } else if args.out.exists() && !args.resume {
+        return fail(format!(
+            "{} exists: give --resume to continue it, or remove it",
+            args.out.display()
+        ));
+    } else {
+        match Writer::create(&args.out, R::NAME) {
+            Ok(w) => (w, Vec::new()),
+            Err(e) => return fail(e),
+        }
+    };
+    let todo: Vec<u32> = (0..cfg.games)
+        .filter(|g| done.binary_search(g).is_err())
+        .collect();
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    eprintln!(
+        "gen: {} {} games ({} already in {}), {} threads, evaluation {}",
+        R::NAME,
+        todo.len(),
+        done.len(),
+        args.out.display(),
+        threads,
+        cfg.evaluation.kind()
+    );
+    let start = Instant::now();
+    let bar = super::progress_bar(todo.len() as u64, "games");
+    let total = todo.len();
+    let progress = |games: usize, positions: usize| {
+        bar.set_position(games as u64);
+        bar.set_message(format!("{positions} positions"));
+        if bar.is_hidden() && (games.is_multiple_of(100) || games == total) {
+            eprintln!(
+                "gen: {games}/{total} games, {positions} positions, {:.0}s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let result = run::<R>(&cfg, &todo, threads, &mut writer, &progress, &stop);
+    bar.finish_and_clear();
+    match result {
+        Ok(positions) => {
+            println!(
+                "gen: {} games, {} positions written to {} in {:.1}s",
+                total,
+                positions,
+                args.out.display(),
+                start.elapsed().as_secs_f64()
+            );
+            0
+        }
+        Err(e) => fail(e),
+    }
+}

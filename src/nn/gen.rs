@@ -1,0 +1,178 @@
+//! `dama gen`: training data from self-play. Each game starts from a random balanced
+//! opening of its own (seeded by the run's seed and the game number, so a game is the
+//! same whatever thread plays it and whenever) and is played out by one engine against
+//! itself at a fixed node or depth limit; every quiet position (no capture pending) is
+//! written with the search's score and the game's result.
+
+use crate::engine::Engine;
+use crate::evaluation::Evaluation;
+use crate::game::Game;
+use crate::movegen;
+use crate::nn::data::{Record, Writer};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::time::Limits;
+use crate::types::Color;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Scores beyond this (forced wins) are written as this.
+pub const SCORE_CLAMP: i32 = 10_000;
+
+/// The settings of a data run.
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    /// Games in the whole run (numbered `0..games`).
+    pub games: u32,
+    /// The search limit of every move.
+    pub limits: Limits,
+    /// Random plies of each opening.
+    pub opening_plies: usize,
+    /// Plies after the opening after which a game is adjudicated a draw.
+    pub max_plies: usize,
+    /// The run's seed.
+    pub seed: u64,
+    /// The evaluation the games are played with.
+    pub evaluation: Evaluation,
+}
+
+/// A random balanced opening for game `index`: `plies` random legal plies, kept when the
+/// material is level, no capture is pending and a depth-4 search scores it within 0.4
+/// men of equal (after 200 tries, the last legal one is taken).
+pub fn opening<R: Rules>(engine: &mut Engine<R>, plies: usize, seed: u64, index: u32) -> Game<R> {
+    let mut rng =
+        StdRng::seed_from_u64(seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let shallow = Limits {
+        depth: Some(4),
+        ..Default::default()
+    };
+    let mut fallback = None;
+    for _ in 0..200 {
+        let mut game = Game::new(Position::<R>::start());
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = movegen::legal_moves(game.position());
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())];
+            game.play(&mv);
+        }
+        let pos = *game.position();
+        if !ok || !movegen::has_moves(&pos) || game.outcome().is_some() {
+            continue;
+        }
+        if movegen::has_capture(&pos) {
+            fallback.get_or_insert(game);
+            continue;
+        }
+        let material = |c: Color| pos.men(c).count() + 2 * pos.kings(c).count();
+        if material(Color::White) != material(Color::Black) {
+            fallback.get_or_insert(game);
+            continue;
+        }
+        engine.new_game();
+        engine.set_game(game.clone());
+        let r = engine.search(&shallow, 1, &|_| {});
+        if r.lines.first().is_some_and(|l| l.score.abs() <= 40) {
+            return game;
+        }
+        fallback.get_or_insert(game);
+    }
+    fallback.unwrap_or_else(|| Game::new(Position::<R>::start()))
+}
+
+/// Plays game `index` and returns its records (quiet positions after the opening).
+pub fn play_game<R: Rules>(engine: &mut Engine<R>, cfg: &GenConfig, index: u32) -> Vec<Record> {
+    let mut game = opening(engine, cfg.opening_plies, cfg.seed, index);
+    engine.new_game();
+    let start_ply = game.moves().len();
+    let mut quiet: Vec<(Position<R>, i16)> = Vec::new();
+    let white_result: u8 = loop {
+        if let Some(outcome) = game.outcome() {
+            break match outcome.winner() {
+                Some(Color::White) => 2,
+                Some(Color::Black) => 0,
+                None => 1,
+            };
+        }
+        if game.moves().len() - start_ply >= cfg.max_plies {
+            break 1;
+        }
+        engine.set_game(game.clone());
+        let r = engine.search(&cfg.limits, 1, &|_| {});
+        let Some(mv) = r.best else { break 1 };
+        let pos = *game.position();
+        if !movegen::has_capture(&pos) {
+            let score = r.lines.first().map_or(0, |l| l.score);
+            quiet.push((pos, score.clamp(-SCORE_CLAMP, SCORE_CLAMP) as i16));
+        }
+        game.play(&mv);
+    };
+    quiet
+        .iter()
+        .map(|(pos, score)| {
+            let result = match pos.side() {
+                Color::White => white_result,
+                Color::Black => 2 - white_result,
+            };
+            Record::of(pos, *score, result, index)
+        })
+        .collect()
+}
+
+/// Plays the games of `todo` on `threads` threads and appends each to `writer` as soon
+/// as it ends. `progress` sees (games done in this run, positions written) after every
+/// game. Returns the number of positions written, or the first write error.
+pub fn run<R: Rules>(
+    cfg: &GenConfig,
+    todo: &[u32],
+    threads: usize,
+    writer: &mut Writer,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<usize, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let out = Mutex::new((writer, 0usize, 0usize, None::<String>));
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1).min(todo.len().max(1)) {
+            scope.spawn(|| {
+                let mut engine = match Engine::<R>::try_new(16, 1) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        out.lock().expect("writer").3.get_or_insert(e);
+                        return;
+                    }
+                };
+                engine.set_evaluation(cfg.evaluation.clone());
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = todo.get(i) else { break };
+                    let records = play_game(&mut engine, cfg, index);
+                    let mut o = out.lock().expect("writer");
+                    if o.3.is_some() {
+                        break;
+                    }
+                    if let Err(e) = o.0.write_game(&records) {
+                        o.3 = Some(format!("writing the data: {e}"));
+                        break;
+                    }
+                    o.1 += 1;
+                    o.2 += records.len();
+                    progress(o.1, o.2);
+                }
+            });
+        }
+    });
+    let (_, _, positions, err) = out.into_inner().expect("writer");
+    match err {
+        Some(e) => Err(e),
+        None => Ok(positions),
+    }
+}

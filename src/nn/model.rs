@@ -1,0 +1,233 @@
+//! The model file: a network with a header saying what it is and how it was made.
+//!
+//! Layout (little-endian):
+//!
+//! | part | bytes |
+//! |---|---|
+//! | magic `DAMANET\n` | 8 |
+//! | format version (u32, 1) | 4 |
+//! | header length H (u32) | 4 |
+//! | header: UTF-8 `key: value` lines | H |
+//! | weights: w1, b1 (i16), w2 (i16), b2 (i32), w3 (i16), b3 (i32), w4 (i16), b4 (i32) | fixed by the architecture |
+//! | checksum: FNV-1a 64 of every byte before it | 8 |
+//!
+//! Header keys: `variant`, `architecture` (must equal [`ARCHITECTURE`]), `scale`
+//! (hundredths of a man per unit of logit), and free-form provenance: `data`, `command`,
+//! `positions`, `loss` ... A reader checks the magic, the version, the length, the
+//! checksum, the architecture and the variant, and refuses the file with a message
+//! naming the first thing that is wrong.
+
+use super::network::{Network, INPUTS, L1, L2, L3};
+
+/// The file's magic bytes.
+pub const MAGIC: &[u8; 8] = b"DAMANET\n";
+/// The format version this build reads and writes.
+pub const VERSION: u32 = 1;
+/// The architecture this build runs.
+pub const ARCHITECTURE: &str = "perspective 256x2 -> 2x128 crelu -> 32 crelu -> 32 crelu -> 1";
+
+/// A model: the network and its header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// The header lines, in order (`variant`, `architecture`, `scale` first).
+    pub header: Vec<(String, String)>,
+    /// The network.
+    pub net: Network,
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Reads little-endian integers from a checked buffer.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn i16(&mut self) -> i16 {
+        let x = i16::from_le_bytes([self.bytes[self.at], self.bytes[self.at + 1]]);
+        self.at += 2;
+        x
+    }
+
+    fn i32(&mut self) -> i32 {
+        let x = i32::from_le_bytes(
+            self.bytes[self.at..self.at + 4]
+                .try_into()
+                .expect("4 bytes"),
+        );
+        self.at += 4;
+        x
+    }
+}
+
+/// Bytes of the weights.
+const WEIGHT_BYTES: usize = (INPUTS * L1 + L1 + 2 * L1 * L2 + L2 * L3 + L3) * 2 + (L2 + L3 + 1) * 4;
+
+impl Model {
+    /// The value of a header key.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.header
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A model for `variant` with the required keys followed by `extra` ones.
+    pub fn new(variant: &str, net: Network, extra: Vec<(String, String)>) -> Model {
+        let mut header = vec![
+            ("variant".to_string(), variant.to_string()),
+            ("architecture".to_string(), ARCHITECTURE.to_string()),
+            ("scale".to_string(), net.scale.to_string()),
+        ];
+        header.extend(extra);
+        Model { header, net }
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut text = String::new();
+        for (k, v) in &self.header {
+            text.push_str(&format!("{k}: {}\n", v.replace('\n', " ")));
+        }
+        let mut b = Vec::with_capacity(WEIGHT_BYTES + text.len() + 32);
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        b.extend_from_slice(text.as_bytes());
+        let n = &self.net;
+        let i16s = |b: &mut Vec<u8>, xs: &[i16]| {
+            for x in xs {
+                b.extend_from_slice(&x.to_le_bytes());
+            }
+        };
+        let i32s = |b: &mut Vec<u8>, xs: &[i32]| {
+            for x in xs {
+                b.extend_from_slice(&x.to_le_bytes());
+            }
+        };
+        for row in &n.w1 {
+            i16s(&mut b, row);
+        }
+        i16s(&mut b, &n.b1);
+        for row in &n.w2 {
+            i16s(&mut b, row);
+        }
+        i32s(&mut b, &n.b2);
+        for row in &n.w3 {
+            i16s(&mut b, row);
+        }
+        i32s(&mut b, &n.b3);
+        i16s(&mut b, &n.w4);
+        i32s(&mut b, &[n.b4]);
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Reads a model for `variant` from a file's bytes.
+    pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Model, String> {
+        if bytes.len() < 16 || &bytes[0..8] != MAGIC {
+            return Err("not a dama model file (bad magic)".into());
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(format!(
+                "model format version {version}, this build reads version {VERSION}"
+            ));
+        }
+        let hlen = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+        let expected = 16usize
+            .checked_add(hlen)
+            .and_then(|n| n.checked_add(WEIGHT_BYTES + 8))
+            .ok_or("header length out of range")?;
+        if bytes.len() != expected {
+            return Err(format!(
+                "the file has {} bytes, its header says {expected} (truncated or corrupt)",
+                bytes.len()
+            ));
+        }
+        let body = &bytes[..expected - 8];
+        let stored = u64::from_le_bytes(bytes[expected - 8..].try_into().expect("8 bytes"));
+        if fnv1a(body) != stored {
+            return Err("checksum mismatch (the file is corrupt)".into());
+        }
+        let text = std::str::from_utf8(&bytes[16..16 + hlen])
+            .map_err(|_| "the header is not UTF-8".to_string())?;
+        let mut header = Vec::new();
+        for line in text.lines() {
+            let (k, v) = line
+                .split_once(": ")
+                .ok_or_else(|| format!("header line '{line}' is not 'key: value'"))?;
+            header.push((k.to_string(), v.to_string()));
+        }
+        let get = |key: &str| {
+            header
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+                .ok_or_else(|| format!("the header has no '{key}'"))
+        };
+        let arch = get("architecture")?;
+        if arch != ARCHITECTURE {
+            return Err(format!(
+                "architecture '{arch}' is not the one this build runs ('{ARCHITECTURE}')"
+            ));
+        }
+        let v = get("variant")?;
+        if v != variant {
+            return Err(format!("the model is for {v}, not {variant}"));
+        }
+        let scale: i32 = get("scale")?
+            .parse()
+            .map_err(|_| "the scale is not an integer".to_string())?;
+        if !(1..=100_000).contains(&scale) {
+            return Err(format!("scale {scale} is out of range"));
+        }
+        let mut c = Cursor {
+            bytes,
+            at: 16 + hlen,
+        };
+        let mut net = Network::zeros();
+        for row in net.w1.iter_mut() {
+            row.iter_mut().for_each(|x| *x = c.i16());
+        }
+        net.b1.iter_mut().for_each(|x| *x = c.i16());
+        for row in net.w2.iter_mut() {
+            row.iter_mut().for_each(|x| *x = c.i16());
+        }
+        net.b2.iter_mut().for_each(|x| *x = c.i32());
+        for row in net.w3.iter_mut() {
+            row.iter_mut().for_each(|x| *x = c.i16());
+        }
+        net.b3.iter_mut().for_each(|x| *x = c.i32());
+        net.w4.iter_mut().for_each(|x| *x = c.i16());
+        net.b4 = c.i32();
+        debug_assert_eq!(c.at, expected - 8);
+        net.scale = scale;
+        Ok(Model { header, net })
+    }
+
+    /// Reads a model file for `variant`.
+    pub fn read(path: &std::path::Path, variant: &str) -> Result<Model, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Model::from_bytes(&bytes, variant).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Writes the model to `path` through a temporary file renamed at the end, so the
+    /// file on disk is always whole.
+    pub fn write(&self, path: &std::path::Path) -> Result<(), String> {
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, self.to_bytes())
+            .and_then(|_| std::fs::rename(&tmp, path))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}

@@ -1,0 +1,234 @@
+//! The network and its integer inference.
+//!
+//! Architecture (the same for every variant):
+//! - **Inputs**: one per (piece kind, square) seen from a perspective: own men, own
+//!   kings, the opponent's men, the opponent's kings, on the 64 squares numbered from
+//!   that side (White's view is the board as it is, Black's view the board turned 180
+//!   degrees): 256 inputs, of which only the occupied squares are on.
+//! - **First layer**: 256 -> [`L1`], shared by both perspectives. Its sums (the
+//!   [`Accumulator`]) are kept for both sides and updated incrementally as pieces leave
+//!   and reach squares.
+//! - The two halves are clipped to [0, 1] and put side to move first: 2 x [`L1`] ->
+//!   [`L2`] -> [`L3`] -> 1, clipped ReLU between the dense layers.
+//! - The output is the logit of the side to move's expected score (win 1, draw 0.5); the
+//!   evaluation is that logit times the model's scale, in hundredths of a man.
+//!
+//! Turning the board and swapping the colours swaps the two perspectives, so the
+//! evaluation is colour-symmetric by construction.
+//!
+//! Integers: first-layer weights and sums are `i16` in units of 1/[`QA`]; dense weights
+//! are `i16` in units of 1/[`QB`]; dense sums are `i32`.
+
+#![allow(clippy::needless_range_loop)] // parallel arrays of weights and activations
+
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::types::Color;
+
+/// Inputs per perspective.
+pub const INPUTS: usize = 256;
+/// First-layer width per perspective.
+pub const L1: usize = 128;
+/// Second-layer width.
+pub const L2: usize = 32;
+/// Third-layer width.
+pub const L3: usize = 32;
+/// Activations in [0, 1] are integers in [0, QA].
+pub const QA: i32 = 127;
+/// Dense weights are integers in units of 1/QB.
+pub const QB: i32 = 64;
+
+/// The input of a piece of colour `piece` (a king or not) on square `sq` (0 = a1),
+/// seen by `persp`.
+#[inline(always)]
+pub fn feature(persp: Color, piece: Color, king: bool, sq: usize) -> usize {
+    let rel = if persp == Color::White { sq } else { 63 - sq };
+    let plane = ((piece != persp) as usize) * 2 + king as usize;
+    plane * 64 + rel
+}
+
+/// The active inputs of `pos` seen by `persp` (for training and checks).
+pub fn active_features<R: Rules>(pos: &Position<R>, persp: Color) -> Vec<usize> {
+    let mut out = Vec::with_capacity(48);
+    for (piece, king, bb) in planes(pos) {
+        for sq in bb {
+            out.push(feature(persp, piece, king, sq.index()));
+        }
+    }
+    out
+}
+
+/// The four piece sets of a position: (colour, king, squares).
+#[inline(always)]
+fn planes<R: Rules>(pos: &Position<R>) -> [(Color, bool, Bitboard); 4] {
+    [
+        (Color::White, false, pos.men(Color::White)),
+        (Color::White, true, pos.kings(Color::White)),
+        (Color::Black, false, pos.men(Color::Black)),
+        (Color::Black, true, pos.kings(Color::Black)),
+    ]
+}
+
+/// The first-layer sums of both perspectives (index: White 0, Black 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    /// The sums, in units of 1/QA.
+    pub v: [[i16; L1]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator { v: [[0; L1]; 2] }
+    }
+}
+
+/// A network with integer weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// First layer: one row of `L1` weights per input.
+    pub w1: Vec<[i16; L1]>,
+    /// First-layer biases.
+    pub b1: [i16; L1],
+    /// Second layer: one row of `2 * L1` weights per output.
+    pub w2: Vec<[i16; 2 * L1]>,
+    /// Second-layer biases (units 1/(QA*QB)).
+    pub b2: [i32; L2],
+    /// Third layer: one row per output.
+    pub w3: [[i16; L2]; L3],
+    /// Third-layer biases.
+    pub b3: [i32; L3],
+    /// Output weights.
+    pub w4: [i16; L3],
+    /// Output bias.
+    pub b4: i32,
+    /// Hundredths of a man per unit of output logit.
+    pub scale: i32,
+}
+
+#[inline(always)]
+fn add_row(acc: &mut [i16; L1], row: &[i16; L1]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+#[inline(always)]
+fn sub_row(acc: &mut [i16; L1], row: &[i16; L1]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+impl Network {
+    /// A network of zeros (scale 100): every position evaluates to 0.
+    pub fn zeros() -> Network {
+        Network {
+            w1: vec![[0; L1]; INPUTS],
+            b1: [0; L1],
+            w2: vec![[0; 2 * L1]; L2],
+            b2: [0; L2],
+            w3: [[0; L2]; L3],
+            b3: [0; L3],
+            w4: [0; L3],
+            b4: 0,
+            scale: 100,
+        }
+    }
+
+    /// The first-layer sums of `pos`, computed from scratch.
+    pub fn refresh<R: Rules>(&self, pos: &Position<R>) -> Accumulator {
+        let mut acc = Accumulator {
+            v: [self.b1, self.b1],
+        };
+        for (piece, king, bb) in planes(pos) {
+            for sq in bb {
+                for persp in Color::ALL {
+                    let f = feature(persp, piece, king, sq.index());
+                    add_row(&mut acc.v[persp.index()], &self.w1[f]);
+                }
+            }
+        }
+        acc
+    }
+
+    /// The sums of `child` from those of `parent`: the pieces that left a square are
+    /// taken out and those that reached one are put in (moves, captures and crowning
+    /// alike).
+    #[inline]
+    pub fn update<R: Rules>(
+        &self,
+        acc: &Accumulator,
+        parent: &Position<R>,
+        child: &Position<R>,
+    ) -> Accumulator {
+        let mut out = *acc;
+        let before = planes(parent);
+        let after = planes(child);
+        for k in 0..4 {
+            let (piece, king, old) = before[k];
+            let new = after[k].2;
+            for sq in old & !new {
+                for persp in Color::ALL {
+                    let f = feature(persp, piece, king, sq.index());
+                    sub_row(&mut out.v[persp.index()], &self.w1[f]);
+                }
+            }
+            for sq in new & !old {
+                for persp in Color::ALL {
+                    let f = feature(persp, piece, king, sq.index());
+                    add_row(&mut out.v[persp.index()], &self.w1[f]);
+                }
+            }
+        }
+        out
+    }
+
+    /// The output logit in units of 1/(QA*QB), for side `side` to move.
+    #[inline]
+    pub fn forward(&self, acc: &Accumulator, side: Color) -> i32 {
+        let us = side.index();
+        let mut x = [0i16; 2 * L1];
+        for j in 0..L1 {
+            x[j] = acc.v[us][j].clamp(0, QA as i16);
+            x[L1 + j] = acc.v[1 - us][j].clamp(0, QA as i16);
+        }
+        let mut h2 = [0i16; L2];
+        for (k, h) in h2.iter_mut().enumerate() {
+            let row = &self.w2[k];
+            let mut s = 0i32;
+            for j in 0..2 * L1 {
+                s += x[j] as i32 * row[j] as i32;
+            }
+            *h = ((s + self.b2[k]) >> 6).clamp(0, QA) as i16;
+        }
+        let mut h3 = [0i16; L3];
+        for (k, h) in h3.iter_mut().enumerate() {
+            let row = &self.w3[k];
+            let mut s = 0i32;
+            for j in 0..L2 {
+                s += h2[j] as i32 * row[j] as i32;
+            }
+            *h = ((s + self.b3[k]) >> 6).clamp(0, QA) as i16;
+        }
+        let mut out = self.b4;
+        for j in 0..L3 {
+            out += h3[j] as i32 * self.w4[j] as i32;
+        }
+        out
+    }
+
+    /// The evaluation in hundredths of a man for the side to move, from the sums.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        let out = self.forward(acc, side) as i64;
+        let s = out * self.scale as i64 / (QA * QB) as i64;
+        s.clamp(-20_000, 20_000) as i32
+    }
+
+    /// The evaluation of `pos` from scratch (no incremental sums).
+    pub fn evaluate_position<R: Rules>(&self, pos: &Position<R>) -> i32 {
+        self.evaluate(&self.refresh(pos), pos.side())
+    }
+}
