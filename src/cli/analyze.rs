@@ -53,6 +53,10 @@ pub struct AnalyzeArgs {
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,
+    /// The evaluation: default (the shipped network when the variant has one, else
+    /// classic), classic, nn, or the path of a model file.
+    #[arg(long, default_value = "default")]
+    pub evaluation: String,
 }
 
 pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
@@ -72,6 +76,15 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
     let root = *game.position();
     let mut engine = crate::engine::Engine::<R>::new(args.hash as usize, args.threads as usize);
     engine.set_game(game);
+    if args.evaluation != "default" {
+        match crate::evaluation::Evaluation::by_name::<R>(&args.evaluation) {
+            Ok(e) => engine.set_evaluation(e),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+    }
     let json = args.json;
     let report = move |info: &crate::search::Info| {
         let line = if json {

@@ -14,6 +14,7 @@ mod gen;
 mod matches;
 mod perft;
 mod selfplay;
+mod train;
 mod tune;
 
 pub use analyze::AnalyzeArgs;
@@ -22,6 +23,7 @@ pub use gen::GenArgs;
 pub use matches::MatchArgs;
 pub use perft::PerftArgs;
 pub use selfplay::{parse_player, SelfplayArgs};
+pub use train::TrainArgs;
 pub use tune::TuneArgs;
 
 const VARIANTS_HELP: &str = "\
@@ -79,6 +81,9 @@ pub enum Command {
     /// balanced openings, every quiet position with its search score and the result.
     #[command(after_help = gen::GEN_HELP)]
     Gen(GenArgs),
+    /// Train the learned evaluation on `dama gen` data and write a model file.
+    #[command(after_help = train::TRAIN_HELP)]
+    Train(TrainArgs),
 }
 
 pub(crate) fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -97,6 +102,7 @@ pub fn run() -> i32 {
         Command::Tune(args) => with_variant!(args.variant, R => tune::run::<R>(&args)),
         Command::Match(args) => with_variant!(args.variant, R => matches::run::<R>(&args)),
         Command::Gen(args) => with_variant!(args.variant, R => gen::run_gen::<R>(&args)),
+        Command::Train(args) => with_variant!(args.variant, R => train::run_train::<R>(&args)),
     }
 }
 

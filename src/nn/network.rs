@@ -121,6 +121,19 @@ fn sub_row(acc: &mut [i16; L1], row: &[i16; L1]) {
     }
 }
 
+/// `out[k] = Σ x[j] * w[k][j]`: the second layer, the network's costliest step.
+#[inline(always)]
+fn dense(x: &[i16; 2 * L1], w: &[[i16; 2 * L1]], out: &mut [i32; L2]) {
+    for (k, o) in out.iter_mut().enumerate() {
+        let row = &w[k];
+        let mut s = 0i32;
+        for j in 0..2 * L1 {
+            s += x[j] as i32 * row[j] as i32;
+        }
+        *o = s;
+    }
+}
+
 impl Network {
     /// A network of zeros (scale 100): every position evaluates to 0.
     pub fn zeros() -> Network {
@@ -163,6 +176,36 @@ impl Network {
         parent: &Position<R>,
         child: &Position<R>,
     ) -> Accumulator {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            return unsafe { self.update_avx2(acc, parent, child) };
+        }
+        self.update_generic(acc, parent, child)
+    }
+
+    /// [`Network::update`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn update_avx2<R: Rules>(
+        &self,
+        acc: &Accumulator,
+        parent: &Position<R>,
+        child: &Position<R>,
+    ) -> Accumulator {
+        self.update_generic(acc, parent, child)
+    }
+
+    #[inline(always)]
+    fn update_generic<R: Rules>(
+        &self,
+        acc: &Accumulator,
+        parent: &Position<R>,
+        child: &Position<R>,
+    ) -> Accumulator {
         let mut out = *acc;
         let before = planes(parent);
         let after = planes(child);
@@ -188,20 +231,116 @@ impl Network {
     /// The output logit in units of 1/(QA*QB), for side `side` to move.
     #[inline]
     pub fn forward(&self, acc: &Accumulator, side: Color) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            return unsafe { self.forward_avx2(acc, side) };
+        }
+        self.forward_generic(acc, side)
+    }
+
+    /// [`Network::forward`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn forward_avx2(&self, acc: &Accumulator, side: Color) -> i32 {
+        use std::arch::x86_64::*;
+        /// Eight row sums (each a vector of eight i32 partial sums) into one vector.
+        #[inline(always)]
+        unsafe fn reduce8(a: [__m256i; 8]) -> __m256i {
+            let s01 = _mm256_hadd_epi32(a[0], a[1]);
+            let s23 = _mm256_hadd_epi32(a[2], a[3]);
+            let s45 = _mm256_hadd_epi32(a[4], a[5]);
+            let s67 = _mm256_hadd_epi32(a[6], a[7]);
+            let s0123 = _mm256_hadd_epi32(s01, s23);
+            let s4567 = _mm256_hadd_epi32(s45, s67);
+            let lo = _mm256_permute2x128_si256(s0123, s4567, 0x20);
+            let hi = _mm256_permute2x128_si256(s0123, s4567, 0x31);
+            _mm256_add_epi32(lo, hi)
+        }
+        let us = side.index();
+        let zero = _mm256_setzero_si256();
+        let qa16 = _mm256_set1_epi16(QA as i16);
+        // The clipped first layer, side to move first: 16 vectors of 16 i16.
+        let mut x = [zero; 2 * L1 / 16];
+        for (half, persp) in [us, 1 - us].into_iter().enumerate() {
+            let src = acc.v[persp].as_ptr();
+            for i in 0..L1 / 16 {
+                // SAFETY: i * 16 + 16 <= L1; unaligned load.
+                let v = _mm256_loadu_si256(src.add(i * 16) as *const __m256i);
+                x[half * (L1 / 16) + i] = _mm256_min_epi16(_mm256_max_epi16(v, zero), qa16);
+            }
+        }
+        let qa32 = _mm256_set1_epi32(QA);
+        // Second layer, eight outputs at a time.
+        let mut h2 = [0i16; L2];
+        for k0 in (0..L2).step_by(8) {
+            let mut sums = [zero; 8];
+            for (r, sum) in sums.iter_mut().enumerate() {
+                let row = self.w2[k0 + r].as_ptr();
+                let mut a = zero;
+                for (i, xv) in x.iter().enumerate() {
+                    // SAFETY: i * 16 + 16 <= 2 * L1, the row's length; unaligned load.
+                    let w = _mm256_loadu_si256(row.add(i * 16) as *const __m256i);
+                    a = _mm256_add_epi32(a, _mm256_madd_epi16(*xv, w));
+                }
+                *sum = a;
+            }
+            let b = _mm256_loadu_si256(self.b2.as_ptr().add(k0) as *const __m256i);
+            let z = _mm256_srai_epi32(_mm256_add_epi32(reduce8(sums), b), 6);
+            let h = _mm256_min_epi32(_mm256_max_epi32(z, zero), qa32);
+            let mut out = [0i32; 8];
+            _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, h);
+            for r in 0..8 {
+                h2[k0 + r] = out[r] as i16;
+            }
+        }
+        // Third layer.
+        let h2v = [
+            _mm256_loadu_si256(h2.as_ptr() as *const __m256i),
+            _mm256_loadu_si256(h2.as_ptr().add(16) as *const __m256i),
+        ];
+        let mut h3 = [0i16; L3];
+        for k0 in (0..L3).step_by(8) {
+            let mut sums = [zero; 8];
+            for (r, sum) in sums.iter_mut().enumerate() {
+                let row = self.w3[k0 + r].as_ptr();
+                let w0 = _mm256_loadu_si256(row as *const __m256i);
+                let w1 = _mm256_loadu_si256(row.add(16) as *const __m256i);
+                *sum =
+                    _mm256_add_epi32(_mm256_madd_epi16(h2v[0], w0), _mm256_madd_epi16(h2v[1], w1));
+            }
+            let b = _mm256_loadu_si256(self.b3.as_ptr().add(k0) as *const __m256i);
+            let z = _mm256_srai_epi32(_mm256_add_epi32(reduce8(sums), b), 6);
+            let h = _mm256_min_epi32(_mm256_max_epi32(z, zero), qa32);
+            let mut out = [0i32; 8];
+            _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, h);
+            for r in 0..8 {
+                h3[k0 + r] = out[r] as i16;
+            }
+        }
+        let mut out = self.b4;
+        for j in 0..L3 {
+            out += h3[j] as i32 * self.w4[j] as i32;
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn forward_generic(&self, acc: &Accumulator, side: Color) -> i32 {
         let us = side.index();
         let mut x = [0i16; 2 * L1];
         for j in 0..L1 {
             x[j] = acc.v[us][j].clamp(0, QA as i16);
             x[L1 + j] = acc.v[1 - us][j].clamp(0, QA as i16);
         }
+        let mut sums = [0i32; L2];
+        dense(&x, &self.w2, &mut sums);
         let mut h2 = [0i16; L2];
-        for (k, h) in h2.iter_mut().enumerate() {
-            let row = &self.w2[k];
-            let mut s = 0i32;
-            for j in 0..2 * L1 {
-                s += x[j] as i32 * row[j] as i32;
-            }
-            *h = ((s + self.b2[k]) >> 6).clamp(0, QA) as i16;
+        for k in 0..L2 {
+            h2[k] = ((sums[k] + self.b2[k]) >> 6).clamp(0, QA) as i16;
         }
         let mut h3 = [0i16; L3];
         for (k, h) in h3.iter_mut().enumerate() {
@@ -230,5 +369,44 @@ impl Network {
     /// The evaluation of `pos` from scratch (no incremental sums).
     pub fn evaluate_position<R: Rules>(&self, pos: &Position<R>) -> i32 {
         self.evaluate(&self.refresh(pos), pos.side())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The vectorised forward pass gives exactly the plain one's output.
+    #[test]
+    fn forward_paths_agree() {
+        let mut rng = StdRng::seed_from_u64(9);
+        let mut net = Network::zeros();
+        for row in net.w2.iter_mut() {
+            row.iter_mut().for_each(|x| *x = rng.gen_range(-500..500));
+        }
+        for row in net.w3.iter_mut() {
+            row.iter_mut().for_each(|x| *x = rng.gen_range(-500..500));
+        }
+        net.w4
+            .iter_mut()
+            .for_each(|x| *x = rng.gen_range(-500..500));
+        net.b2
+            .iter_mut()
+            .for_each(|x| *x = rng.gen_range(-90_000..90_000));
+        net.b3
+            .iter_mut()
+            .for_each(|x| *x = rng.gen_range(-90_000..90_000));
+        net.b4 = rng.gen_range(-90_000..90_000);
+        for _ in 0..500 {
+            let mut acc = Accumulator::default();
+            for p in acc.v.iter_mut() {
+                p.iter_mut().for_each(|x| *x = rng.gen_range(-300..400));
+            }
+            for side in Color::ALL {
+                assert_eq!(net.forward(&acc, side), net.forward_generic(&acc, side));
+            }
+        }
     }
 }

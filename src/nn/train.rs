@@ -1,1 +1,590 @@
-//! placeholder
+//! The trainer: mini-batch Adam on the float network, then quantisation to the integer
+//! [`Network`].
+//!
+//! Each position's target mixes the search's opinion and the game's result:
+//! `t = lambda * sigmoid(score / scale) + (1 - lambda) * result`, with the result 1, 0.5
+//! or 0 for the side to move. The network's output `y` is trained so that
+//! `sigmoid(y)` matches `t` (squared error), so `y * scale` is an evaluation in
+//! hundredths of a man. `scale` is fitted to the data first: the value for which the
+//! search scores best predict the results.
+//!
+//! Determinism: the batches are cut into a fixed number of chunks whose gradients are
+//! computed in parallel and summed in chunk order, so a run with the same data, settings
+//! and seed gives the same model bit for bit, whatever the number of threads.
+
+#![allow(clippy::needless_range_loop)] // parallel arrays of weights and gradients
+
+use super::data::Record;
+use super::network::{Network, INPUTS, L1, L2, L3, QA, QB};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+/// Chunks per batch (fixed, so that results do not depend on the thread count).
+const CHUNKS: usize = 32;
+/// Bound on first-layer weights and biases (the integer sums must fit `i16`).
+const W1_BOUND: f32 = 3.5;
+/// Bound on the dense weights.
+const DENSE_BOUND: f32 = 8.0;
+
+/// The trainer's settings.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per gradient step.
+    pub batch: usize,
+    /// Adam's learning rate at the first epoch.
+    pub lr: f32,
+    /// The learning rate is multiplied by this after every epoch.
+    pub lr_decay: f32,
+    /// Weight of the search score in the target (the rest is the game result).
+    pub lambda: f32,
+    /// Hundredths of a man per unit of logit; `None` fits it to the data.
+    pub scale: Option<f32>,
+    /// Seed of the initial weights and the shuffles.
+    pub seed: u64,
+    /// One game in this many goes to the validation set (by game number).
+    pub validation_every: u32,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            epochs: 20,
+            batch: 8192,
+            lr: 0.002,
+            lr_decay: 0.85,
+            lambda: 0.5,
+            scale: None,
+            seed: 1,
+            validation_every: 20,
+        }
+    }
+}
+
+/// A training position: its White-perspective inputs (the Black ones are derived), the
+/// side to move and the target.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    feats: Vec<u8>,
+    black_to_move: bool,
+    score: f32,
+    result: f32,
+    target: f32,
+}
+
+/// The Black-perspective input of a White-perspective one: colours swapped, board turned.
+#[inline(always)]
+fn flip(f: u8) -> usize {
+    let plane = (f as usize / 64) ^ 2;
+    plane * 64 + (63 - f as usize % 64)
+}
+
+impl Sample {
+    /// The sample of a record (target not yet set).
+    pub fn of(r: &Record) -> Sample {
+        let mut feats = Vec::with_capacity(32);
+        let planes = [
+            (r.white & !r.kings, 0usize),
+            (r.white & r.kings, 1),
+            (r.black & !r.kings, 2),
+            (r.black & r.kings, 3),
+        ];
+        for (mut bb, plane) in planes {
+            while bb != 0 {
+                let sq = bb.trailing_zeros() as usize;
+                bb &= bb - 1;
+                feats.push((plane * 64 + sq) as u8);
+            }
+        }
+        Sample {
+            feats,
+            black_to_move: r.side == crate::types::Color::Black,
+            score: r.score as f32,
+            result: r.result as f32 / 2.0,
+            target: 0.0,
+        }
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The scale (hundredths of a man per logit) for which `sigmoid(score / scale)` best
+/// predicts the results, searched over 20..=2000.
+pub fn fit_scale(samples: &[Sample]) -> f32 {
+    let err = |s: f32| -> f64 {
+        samples
+            .iter()
+            .map(|x| {
+                let d = sigmoid(x.score / s) - x.result;
+                (d * d) as f64
+            })
+            .sum::<f64>()
+    };
+    let (mut lo, mut hi) = (20.0f32, 2000.0f32);
+    for _ in 0..60 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if err(a) < err(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// The float network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    w1: Vec<[f32; L1]>,
+    b1: [f32; L1],
+    w2: Vec<[f32; 2 * L1]>,
+    b2: [f32; L2],
+    w3: [[f32; L2]; L3],
+    b3: [f32; L3],
+    w4: [f32; L3],
+    b4: f32,
+}
+
+impl FloatNet {
+    fn zeros() -> FloatNet {
+        FloatNet {
+            w1: vec![[0.0; L1]; INPUTS],
+            b1: [0.0; L1],
+            w2: vec![[0.0; 2 * L1]; L2],
+            b2: [0.0; L2],
+            w3: [[0.0; L2]; L3],
+            b3: [0.0; L3],
+            w4: [0.0; L3],
+            b4: 0.0,
+        }
+    }
+
+    /// Random initial weights from `seed`.
+    pub fn random(seed: u64) -> FloatNet {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut n = FloatNet::zeros();
+        let mut u = |a: f32| rng.gen_range(-a..a);
+        for row in n.w1.iter_mut() {
+            row.iter_mut().for_each(|x| *x = u(0.15));
+        }
+        n.b1.iter_mut().for_each(|x| *x = 0.25 + u(0.25));
+        let a2 = (6.0f32 / (2 * L1) as f32).sqrt();
+        for row in n.w2.iter_mut() {
+            row.iter_mut().for_each(|x| *x = u(a2));
+        }
+        let a3 = (6.0f32 / L2 as f32).sqrt();
+        for row in n.w3.iter_mut() {
+            row.iter_mut().for_each(|x| *x = u(a3));
+        }
+        let a4 = (6.0f32 / L3 as f32).sqrt();
+        n.w4.iter_mut().for_each(|x| *x = u(a4) * 0.5);
+        n
+    }
+
+    /// Applies `f` to every parameter of `self` with the matching one of `other`.
+    fn zip_mut(&mut self, other: &FloatNet, mut f: impl FnMut(&mut f32, f32)) {
+        for (a, b) in self.w1.iter_mut().zip(&other.w1) {
+            a.iter_mut().zip(b).for_each(|(x, y)| f(x, *y));
+        }
+        self.b1
+            .iter_mut()
+            .zip(&other.b1)
+            .for_each(|(x, y)| f(x, *y));
+        for (a, b) in self.w2.iter_mut().zip(&other.w2) {
+            a.iter_mut().zip(b).for_each(|(x, y)| f(x, *y));
+        }
+        self.b2
+            .iter_mut()
+            .zip(&other.b2)
+            .for_each(|(x, y)| f(x, *y));
+        for (a, b) in self.w3.iter_mut().zip(&other.w3) {
+            a.iter_mut().zip(b).for_each(|(x, y)| f(x, *y));
+        }
+        self.b3
+            .iter_mut()
+            .zip(&other.b3)
+            .for_each(|(x, y)| f(x, *y));
+        self.w4
+            .iter_mut()
+            .zip(&other.w4)
+            .for_each(|(x, y)| f(x, *y));
+        f(&mut self.b4, other.b4);
+    }
+
+    /// The output logit of a sample, with the intermediate values when `tape` is given.
+    #[inline]
+    fn forward(&self, s: &Sample, tape: Option<&mut Tape>) -> f32 {
+        let mut acc = [self.b1, self.b1]; // [White view, Black view]
+        for &f in &s.feats {
+            let (fw, fb) = (f as usize, flip(f));
+            for j in 0..L1 {
+                acc[0][j] += self.w1[fw][j];
+            }
+            for j in 0..L1 {
+                acc[1][j] += self.w1[fb][j];
+            }
+        }
+        let (us, them) = if s.black_to_move { (1, 0) } else { (0, 1) };
+        let mut x = [0.0f32; 2 * L1];
+        for j in 0..L1 {
+            x[j] = acc[us][j].clamp(0.0, 1.0);
+            x[L1 + j] = acc[them][j].clamp(0.0, 1.0);
+        }
+        let mut z2 = [0.0f32; L2];
+        let mut h2 = [0.0f32; L2];
+        for k in 0..L2 {
+            let row = &self.w2[k];
+            let mut sum = 0.0f32;
+            for j in 0..2 * L1 {
+                sum += row[j] * x[j];
+            }
+            z2[k] = sum + self.b2[k];
+            h2[k] = z2[k].clamp(0.0, 1.0);
+        }
+        let mut z3 = [0.0f32; L3];
+        let mut h3 = [0.0f32; L3];
+        for k in 0..L3 {
+            let mut sum = self.b3[k];
+            for j in 0..L2 {
+                sum += self.w3[k][j] * h2[j];
+            }
+            z3[k] = sum;
+            h3[k] = sum.clamp(0.0, 1.0);
+        }
+        let mut y = self.b4;
+        for k in 0..L3 {
+            y += self.w4[k] * h3[k];
+        }
+        if let Some(t) = tape {
+            t.acc = acc;
+            t.x = x;
+            t.z2 = z2;
+            t.h2 = h2;
+            t.z3 = z3;
+            t.h3 = h3;
+            t.us = us;
+        }
+        y
+    }
+
+    /// Adds the gradient of one sample's loss to `g`; returns the loss.
+    fn backward(&self, s: &Sample, g: &mut FloatNet, t: &mut Tape) -> f32 {
+        let y = self.forward(s, Some(t));
+        let p = sigmoid(y);
+        let loss = (p - s.target) * (p - s.target);
+        let dy = 2.0 * (p - s.target) * p * (1.0 - p);
+        g.b4 += dy;
+        let mut dz3 = [0.0f32; L3];
+        for k in 0..L3 {
+            g.w4[k] += dy * t.h3[k];
+            if t.z3[k] > 0.0 && t.z3[k] < 1.0 {
+                dz3[k] = dy * self.w4[k];
+            }
+        }
+        let mut dh2 = [0.0f32; L2];
+        for k in 0..L3 {
+            if dz3[k] == 0.0 {
+                continue;
+            }
+            g.b3[k] += dz3[k];
+            for j in 0..L2 {
+                g.w3[k][j] += dz3[k] * t.h2[j];
+                dh2[j] += dz3[k] * self.w3[k][j];
+            }
+        }
+        let mut dx = [0.0f32; 2 * L1];
+        for k in 0..L2 {
+            if !(t.z2[k] > 0.0 && t.z2[k] < 1.0) || dh2[k] == 0.0 {
+                continue;
+            }
+            let d = dh2[k];
+            g.b2[k] += d;
+            let row = &self.w2[k];
+            let grow = &mut g.w2[k];
+            for j in 0..2 * L1 {
+                grow[j] += d * t.x[j];
+                dx[j] += d * row[j];
+            }
+        }
+        let mut dacc = [[0.0f32; L1]; 2];
+        let them = 1 - t.us;
+        for j in 0..L1 {
+            let a = t.acc[t.us][j];
+            if a > 0.0 && a < 1.0 {
+                dacc[t.us][j] = dx[j];
+            }
+            let b = t.acc[them][j];
+            if b > 0.0 && b < 1.0 {
+                dacc[them][j] = dx[L1 + j];
+            }
+        }
+        for j in 0..L1 {
+            g.b1[j] += dacc[0][j] + dacc[1][j];
+        }
+        for &f in &s.feats {
+            let (fw, fb) = (f as usize, flip(f));
+            for j in 0..L1 {
+                g.w1[fw][j] += dacc[0][j];
+            }
+            for j in 0..L1 {
+                g.w1[fb][j] += dacc[1][j];
+            }
+        }
+        loss
+    }
+
+    /// The integer network (`scale` hundredths of a man per logit).
+    pub fn quantize(&self, scale: f32) -> Network {
+        let q = |x: f32, m: i32| (x * m as f32).round() as i32;
+        let mut n = Network::zeros();
+        for (dst, src) in n.w1.iter_mut().zip(&self.w1) {
+            for j in 0..L1 {
+                dst[j] = q(src[j], QA) as i16;
+            }
+        }
+        for j in 0..L1 {
+            n.b1[j] = q(self.b1[j], QA) as i16;
+        }
+        for (dst, src) in n.w2.iter_mut().zip(&self.w2) {
+            for j in 0..2 * L1 {
+                dst[j] = q(src[j], QB) as i16;
+            }
+        }
+        for k in 0..L2 {
+            n.b2[k] = q(self.b2[k], QA * QB);
+        }
+        for k in 0..L3 {
+            for j in 0..L2 {
+                n.w3[k][j] = q(self.w3[k][j], QB) as i16;
+            }
+            n.b3[k] = q(self.b3[k], QA * QB);
+            n.w4[k] = q(self.w4[k], QB) as i16;
+        }
+        n.b4 = q(self.b4, QA * QB);
+        n.scale = scale.round().max(1.0) as i32;
+        n
+    }
+}
+
+/// The intermediate values of one forward pass.
+struct Tape {
+    acc: [[f32; L1]; 2],
+    x: [f32; 2 * L1],
+    z2: [f32; L2],
+    h2: [f32; L2],
+    z3: [f32; L3],
+    h3: [f32; L3],
+    us: usize,
+}
+
+impl Tape {
+    fn new() -> Tape {
+        Tape {
+            acc: [[0.0; L1]; 2],
+            x: [0.0; 2 * L1],
+            z2: [0.0; L2],
+            h2: [0.0; L2],
+            z3: [0.0; L3],
+            h3: [0.0; L3],
+            us: 0,
+        }
+    }
+}
+
+/// Mean loss of `net` over `samples` (in parallel, summed in a fixed order).
+pub fn mean_loss(net: &FloatNet, samples: &[Sample]) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let parts: Vec<f64> = samples
+        .par_chunks(samples.len().div_ceil(CHUNKS).max(1))
+        .map(|c| {
+            c.iter()
+                .map(|s| {
+                    let d = sigmoid(net.forward(s, None)) - s.target;
+                    (d * d) as f64
+                })
+                .sum::<f64>()
+        })
+        .collect();
+    parts.iter().sum::<f64>() / samples.len() as f64
+}
+
+/// What one epoch reports.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    /// 1-based epoch number.
+    pub epoch: usize,
+    /// Mean training loss during the epoch.
+    pub train_loss: f64,
+    /// Mean validation loss after it.
+    pub validation_loss: f64,
+    /// The learning rate used.
+    pub lr: f32,
+}
+
+/// The outcome of training.
+#[derive(Clone, Debug)]
+pub struct Trained {
+    /// The float network.
+    pub float: FloatNet,
+    /// The scale used (hundredths of a man per logit).
+    pub scale: f32,
+    /// Training and validation positions.
+    pub sizes: (usize, usize),
+    /// Validation loss before the first step.
+    pub initial_validation_loss: f64,
+    /// Every epoch's losses.
+    pub epochs: Vec<EpochReport>,
+}
+
+/// Splits records into training and validation samples (by game number) and sets their
+/// targets; returns (train, validation, scale).
+pub fn prepare(records: &[Record], cfg: &TrainConfig) -> (Vec<Sample>, Vec<Sample>, f32) {
+    let mut train = Vec::new();
+    let mut valid = Vec::new();
+    for r in records {
+        let s = Sample::of(r);
+        if cfg.validation_every > 0 && r.game % cfg.validation_every == cfg.validation_every - 1 {
+            valid.push(s);
+        } else {
+            train.push(s);
+        }
+    }
+    let scale = cfg.scale.unwrap_or_else(|| fit_scale(&train));
+    for s in train.iter_mut().chain(valid.iter_mut()) {
+        s.target = cfg.lambda * sigmoid(s.score / scale) + (1.0 - cfg.lambda) * s.result;
+    }
+    (train, valid, scale)
+}
+
+/// Trains a network on `records`; `progress` sees each epoch's report.
+pub fn train(
+    records: &[Record],
+    cfg: &TrainConfig,
+    progress: &mut dyn FnMut(&EpochReport),
+) -> Trained {
+    let (train, valid, scale) = prepare(records, cfg);
+    let mut net = FloatNet::random(cfg.seed);
+    let initial_validation_loss = mean_loss(&net, &valid);
+    let mut m = FloatNet::zeros();
+    let mut v = FloatNet::zeros();
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut step = 0i32;
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut lr = cfg.lr;
+    let mut epochs = Vec::new();
+    let batch = cfg.batch.max(CHUNKS);
+    for epoch in 1..=cfg.epochs {
+        let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_add(epoch as u64 * 7919));
+        order.shuffle(&mut rng);
+        let mut loss_sum = 0.0f64;
+        for idx in order.chunks(batch) {
+            let chunk = idx.len().div_ceil(CHUNKS).max(1);
+            let parts: Vec<(FloatNet, f64)> = idx
+                .par_chunks(chunk)
+                .map(|c| {
+                    let mut g = FloatNet::zeros();
+                    let mut tape = Tape::new();
+                    let mut l = 0.0f64;
+                    for &i in c {
+                        l += net.backward(&train[i as usize], &mut g, &mut tape) as f64;
+                    }
+                    (g, l)
+                })
+                .collect();
+            let mut grad = FloatNet::zeros();
+            for (g, l) in &parts {
+                grad.zip_mut(g, |a, b| *a += b);
+                loss_sum += l;
+            }
+            let n = idx.len() as f32;
+            step += 1;
+            let c1 = 1.0 - b1.powi(step);
+            let c2 = 1.0 - b2.powi(step);
+            m.zip_mut(&grad, |mm, g| *mm = b1 * *mm + (1.0 - b1) * g / n);
+            v.zip_mut(&grad, |vv, g| {
+                let g = g / n;
+                *vv = b2 * *vv + (1.0 - b2) * g * g
+            });
+            // net -= lr * mhat / (sqrt(vhat) + eps), one parameter at a time.
+            let mut upd = m.clone();
+            upd.zip_mut(&v, |mm, vv| {
+                *mm = lr * (*mm / c1) / ((vv / c2).sqrt() + eps)
+            });
+            net.zip_mut(&upd, |w, u| *w -= u);
+            clip(&mut net);
+        }
+        let report = EpochReport {
+            epoch,
+            train_loss: loss_sum / train.len().max(1) as f64,
+            validation_loss: mean_loss(&net, &valid),
+            lr,
+        };
+        progress(&report);
+        epochs.push(report);
+        lr *= cfg.lr_decay;
+    }
+    Trained {
+        float: net,
+        scale,
+        sizes: (train.len(), valid.len()),
+        initial_validation_loss,
+        epochs,
+    }
+}
+
+/// Keeps the weights where the integer network can hold them.
+fn clip(n: &mut FloatNet) {
+    for row in n.w1.iter_mut() {
+        row.iter_mut()
+            .for_each(|x| *x = x.clamp(-W1_BOUND, W1_BOUND));
+    }
+    n.b1.iter_mut()
+        .for_each(|x| *x = x.clamp(-W1_BOUND, W1_BOUND));
+    for row in n.w2.iter_mut() {
+        row.iter_mut()
+            .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
+    }
+    for row in n.w3.iter_mut() {
+        row.iter_mut()
+            .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
+    }
+    n.w4.iter_mut()
+        .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
+}
+
+/// Mean absolute difference, in hundredths of a man, between the float network's and
+/// the integer network's evaluations over `samples` (a check of the quantisation).
+pub fn quantization_error(float: &FloatNet, int: &Network, scale: f32, samples: &[Sample]) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let mut sum = 0.0f64;
+    for s in samples {
+        let yf = float.forward(s, None) * scale;
+        let mut acc = super::network::Accumulator {
+            v: [int.b1, int.b1],
+        };
+        for &f in &s.feats {
+            for j in 0..L1 {
+                acc.v[0][j] = acc.v[0][j].wrapping_add(int.w1[f as usize][j]);
+                acc.v[1][j] = acc.v[1][j].wrapping_add(int.w1[flip(f)][j]);
+            }
+        }
+        let side = if s.black_to_move {
+            crate::types::Color::Black
+        } else {
+            crate::types::Color::White
+        };
+        let yi = int.evaluate(&acc, side) as f32;
+        sum += (yf - yi).abs() as f64;
+    }
+    sum / samples.len() as f64
+}

@@ -82,6 +82,9 @@ pub struct Params {
     pub multipv: usize,
     /// How moves are written.
     pub format: MoveFormat,
+    /// The evaluation: `default` (the shipped network when the variant has one, else
+    /// classic), `classic`, `nn`, or the path of a model file.
+    pub evaluation: String,
 }
 
 impl Default for Params {
@@ -93,6 +96,7 @@ impl Default for Params {
             ponder: false,
             multipv: 1,
             format: MoveFormat::Hub,
+            evaluation: "default".to_string(),
         }
     }
 }
@@ -141,7 +145,10 @@ struct VariantSession<R: Rules> {
 
 fn make_session(params: &Params) -> Result<Box<dyn Session>, String> {
     with_variant!(params.variant, R => {
-        let engine = Engine::<R>::try_new(params.hash, params.threads)?;
+        let mut engine = Engine::<R>::try_new(params.hash, params.threads)?;
+        if params.evaluation != "default" {
+            engine.set_evaluation(crate::evaluation::Evaluation::by_name::<R>(&params.evaluation)?);
+        }
         Ok(Box::new(VariantSession::<R> {
             game: Game::new(Position::start()),
             engine: Arc::new(Mutex::new(engine)),
@@ -629,6 +636,10 @@ impl Hub {
             },
             quote("hub path")
         ));
+        o.line(&format!(
+            "param name=evaluation value={} type=string",
+            quote(&p.evaluation)
+        ));
         o.line("wait");
     }
 
@@ -685,6 +696,14 @@ impl Hub {
                     "hub" => MoveFormat::Hub,
                     "path" => MoveFormat::Path,
                     _ => return Err(format!("move-format={value} must be hub or path")),
+                }
+            }
+            "evaluation" => {
+                if value != self.params.evaluation {
+                    self.apply(Params {
+                        evaluation: value.to_string(),
+                        ..self.params.clone()
+                    })?;
                 }
             }
             other => return Err(format!("unknown parameter '{other}'")),

@@ -1,0 +1,172 @@
+//! `dama train`: trains a network on `dama gen` data and writes the model file.
+
+use super::parse_variant;
+use crate::nn::data;
+use crate::nn::model::Model;
+use crate::nn::train::{quantization_error, train, TrainConfig};
+use crate::rules::Rules;
+use crate::variant::Variant;
+use clap::Args;
+use std::time::Instant;
+
+pub(super) const TRAIN_HELP: &str = "\
+Each position's target is lambda * sigmoid(score / scale) + (1 - lambda) * result, where
+scale is fitted to the data unless given. One game in --validation-every (by game number)
+is held out; the training and validation losses are printed after every epoch. The same
+data, settings and --seed give the same model, bit for bit, on any number of threads.
+The model file records the variant, the architecture, the scale, the data and this
+command line in its header.
+Example:
+  dama train --variant english --data data/english-0.bin --epochs 20 \\
+      --out src/nn/models/english.nnue";
+
+/// Arguments of `dama train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Rule set.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Data files written by `dama gen` (give several to train on all of them).
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<std::path::PathBuf>,
+    /// Write the model here.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 8192)]
+    pub batch: usize,
+    /// Learning rate (Adam).
+    #[arg(long, default_value_t = 0.002)]
+    pub lr: f32,
+    /// Factor applied to the learning rate after each epoch.
+    #[arg(long, default_value_t = 0.85)]
+    pub lr_decay: f32,
+    /// Weight of the search score in the target (0: results only, 1: scores only).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f32,
+    /// Hundredths of a man per unit of logit (default: fitted to the data).
+    #[arg(long)]
+    pub scale: Option<f32>,
+    /// Seed of the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// One game in this many is held out for validation.
+    #[arg(long, default_value_t = 20)]
+    pub validation_every: u32,
+    /// Threads (default: every core); the result does not depend on it.
+    #[arg(long, short = 't')]
+    pub threads: Option<usize>,
+}
+
+pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
+    let fail = |e: String| {
+        eprintln!("error: {e}");
+        2
+    };
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return fail(format!("--lambda {} is not in [0, 1]", args.lambda));
+    }
+    if args.epochs == 0 || args.batch == 0 {
+        return fail("--epochs and --batch must be positive".into());
+    }
+    let start = Instant::now();
+    let mut records = Vec::new();
+    for path in &args.data {
+        match data::read(path, R::NAME) {
+            Ok(r) => {
+                eprintln!("train: {} positions from {}", r.len(), path.display());
+                records.extend(r);
+            }
+            Err(e) => return fail(e),
+        }
+    }
+    if records.is_empty() {
+        return fail("the data holds no positions".into());
+    }
+    let cfg = TrainConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        lr_decay: args.lr_decay,
+        lambda: args.lambda,
+        scale: args.scale,
+        seed: args.seed,
+        validation_every: args.validation_every,
+    };
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => return fail(format!("threads: {e}")),
+    };
+    let trained = pool.install(|| {
+        train(&records, &cfg, &mut |r| {
+            println!(
+                "epoch {:3} lr {:.6} train loss {:.6} validation loss {:.6} ({:.0}s)",
+                r.epoch,
+                r.lr,
+                r.train_loss,
+                r.validation_loss,
+                start.elapsed().as_secs_f64()
+            );
+        })
+    });
+    let net = trained.float.quantize(trained.scale);
+    let (_, valid, _) = crate::nn::train::prepare(&records, &cfg);
+    let qerr = quantization_error(&trained.float, &net, trained.scale, &valid);
+    let last = trained.epochs.last().copied();
+    let names: Vec<String> = args
+        .data
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
+    let command: Vec<String> = std::env::args()
+        .enumerate()
+        .map(|(i, a)| if i == 0 { "dama".to_string() } else { a })
+        .collect();
+    let extra = vec![
+        ("data".to_string(), names.join(" ")),
+        (
+            "positions".to_string(),
+            format!(
+                "{} training, {} validation",
+                trained.sizes.0, trained.sizes.1
+            ),
+        ),
+        ("command".to_string(), command.join(" ")),
+        (
+            "loss".to_string(),
+            match last {
+                Some(l) => format!(
+                    "train {:.6} validation {:.6} (initial validation {:.6})",
+                    l.train_loss, l.validation_loss, trained.initial_validation_loss
+                ),
+                None => String::new(),
+            },
+        ),
+        (
+            "quantization".to_string(),
+            format!("mean |float - integer| {qerr:.2} hundredths of a man"),
+        ),
+    ];
+    let model = Model::new(R::NAME, net, extra);
+    if let Err(e) = model.write(&args.out) {
+        return fail(e);
+    }
+    println!(
+        "train: scale {:.1}, quantization error {:.2}, model written to {} ({:.0}s)",
+        trained.scale,
+        qerr,
+        args.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    0
+}

@@ -1,0 +1,274 @@
+//! The learned evaluation: incremental first layer against recomputation, colour
+//! symmetry, the model file (round trip, corrupt and truncated files), the data file
+//! (resume after a cut), and training (loss goes down, bit-for-bit reproducible).
+
+use dama::engine::Engine;
+use dama::evaluation::Evaluation;
+use dama::nn::data::{self, Record, Writer};
+use dama::nn::gen::{play_game, GenConfig};
+use dama::nn::model::Model;
+use dama::nn::network::Network;
+use dama::nn::train::{train, FloatNet, TrainConfig};
+use dama::rules::{BoyerParton, Croda, Dameo, English, Scandinavian};
+use dama::time::Limits;
+use dama::{movegen, Bitboard, Color, Position, Rules};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::sync::Arc;
+
+/// A network with random weights (the shipped ones may not exist for every variant).
+fn random_net(seed: u64) -> Network {
+    FloatNet::random(seed).quantize(100.0)
+}
+
+/// The position turned 180 degrees with the colours swapped.
+fn mirrored<R: Rules>(p: &Position<R>) -> Position<R> {
+    let rot = |b: Bitboard| Bitboard(b.0.reverse_bits());
+    Position::new(
+        [rot(p.pieces(Color::Black)), rot(p.pieces(Color::White))],
+        rot(p.all_kings()),
+        p.side().opponent(),
+    )
+    .expect("the mirror of a position is a position")
+}
+
+/// Random playouts; after every move the incremental sums equal a recomputation.
+/// Returns (moves, multi-captures, crownings) seen.
+fn incremental<R: Rules>(seed: u64) -> (usize, usize, usize) {
+    let net = random_net(seed);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let (mut moves, mut multi, mut crowned) = (0, 0, 0);
+    for _ in 0..60 {
+        let mut pos = Position::<R>::start();
+        let mut acc = net.refresh(&pos);
+        for _ in 0..200 {
+            let list = movegen::legal_moves(&pos);
+            if list.is_empty() {
+                break;
+            }
+            let mv = list[rng.gen_range(0..list.len())];
+            let child = pos.play(&mv);
+            acc = net.update(&acc, &pos, &child);
+            assert_eq!(acc, net.refresh(&child), "{}: after {:?}", R::NAME, mv);
+            assert_eq!(
+                net.evaluate(&acc, child.side()),
+                net.evaluate_position(&child)
+            );
+            moves += 1;
+            multi += (mv.captured.count() >= 2) as usize;
+            crowned += (child.all_kings().count() > pos.all_kings().count()) as usize;
+            pos = child;
+        }
+    }
+    (moves, multi, crowned)
+}
+
+#[test]
+fn incremental_first_layer_equals_recomputation() {
+    for (name, (moves, multi, crowned)) in [
+        ("dameo", incremental::<Dameo>(1)),
+        ("croda", incremental::<Croda>(2)),
+        ("scandinavian", incremental::<Scandinavian>(3)),
+        ("boyer-parton", incremental::<BoyerParton>(4)),
+        ("english", incremental::<English>(5)),
+    ] {
+        // The playouts must have exercised what the update has to get right.
+        assert!(moves > 1000, "{name}: {moves} moves");
+        assert!(multi > 0, "{name}: no multi-capture in the playouts");
+        assert!(crowned > 0, "{name}: no crowning in the playouts");
+    }
+}
+
+fn symmetric<R: Rules>(seed: u64) {
+    let evals = [
+        Evaluation::Net(Arc::new(random_net(seed))),
+        Evaluation::classic::<R>(),
+    ];
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut pos = Position::<R>::start();
+        for _ in 0..rng.gen_range(0..120) {
+            let list = movegen::legal_moves(&pos);
+            if list.is_empty() {
+                break;
+            }
+            pos = pos.play(&list[rng.gen_range(0..list.len())]);
+        }
+        let m = mirrored(&pos);
+        assert_eq!(dama::fen::to_fen(&mirrored(&m)), dama::fen::to_fen(&pos));
+        for e in &evals {
+            assert_eq!(
+                e.evaluate(&pos),
+                e.evaluate(&m),
+                "{} {}: {pos:?} against its mirror {m:?}",
+                R::NAME,
+                e.kind()
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 40);
+}
+
+#[test]
+fn colour_symmetry() {
+    symmetric::<Dameo>(11);
+    symmetric::<Croda>(12);
+    symmetric::<Scandinavian>(13);
+    symmetric::<BoyerParton>(14);
+    symmetric::<English>(15);
+}
+
+#[test]
+fn model_file_round_trip_and_damage() {
+    let net = random_net(7);
+    let model = Model::new("croda", net.clone(), vec![("data".into(), "test".into())]);
+    let bytes = model.to_bytes();
+    let back = Model::from_bytes(&bytes, "croda").expect("reads back");
+    assert_eq!(back, model);
+    assert_eq!(back.get("data"), Some("test"));
+
+    let err = |b: &[u8], variant: &str| Model::from_bytes(b, variant).unwrap_err();
+    assert!(err(&bytes, "dameo").contains("for croda, not dameo"));
+    assert!(err(&bytes[..bytes.len() - 1], "croda").contains("truncated"));
+    assert!(err(&bytes[..10], "croda").contains("bad magic"));
+    assert!(err(b"hello world, not a model", "croda").contains("bad magic"));
+    let mut flipped = bytes.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 1;
+    assert!(err(&flipped, "croda").contains("checksum"));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert!(err(&version, "croda").contains("version 9"));
+
+    let dir = std::env::temp_dir().join(format!("dama-nn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("m.nnue");
+    model.write(&path).unwrap();
+    assert_eq!(Model::read(&path, "croda").unwrap(), model);
+    std::fs::write(&path, &bytes[..bytes.len() / 3]).unwrap();
+    let e = Model::read(&path, "croda").unwrap_err();
+    assert!(e.contains("m.nnue") && e.contains("truncated"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn shipped_models_read() {
+    assert!(dama::nn::check_shipped::<Dameo>().is_ok());
+    assert!(dama::nn::check_shipped::<Croda>().is_ok());
+    assert!(dama::nn::check_shipped::<Scandinavian>().is_ok());
+    assert!(dama::nn::check_shipped::<BoyerParton>().is_ok());
+    assert!(dama::nn::check_shipped::<English>().is_ok());
+}
+
+/// A few games of quick self-play.
+fn tiny_data<R: Rules>(games: u32) -> Vec<Record> {
+    let cfg = GenConfig {
+        games,
+        limits: Limits {
+            nodes: Some(300),
+            ..Default::default()
+        },
+        opening_plies: 6,
+        max_plies: 200,
+        seed: 3,
+        evaluation: Evaluation::classic::<R>(),
+    };
+    let mut engine = Engine::<R>::new(1, 1);
+    (0..games)
+        .flat_map(|g| play_game(&mut engine, &cfg, g))
+        .collect()
+}
+
+#[test]
+fn generated_games_are_reproducible_and_quiet() {
+    let a = tiny_data::<English>(3);
+    let b = tiny_data::<English>(3);
+    assert_eq!(a, b);
+    assert!(a.len() > 30);
+    for r in &a {
+        let p = r.position::<English>().expect("a valid position");
+        assert!(!movegen::has_capture(&p), "a record with a capture pending");
+        assert!(r.result <= 2);
+    }
+}
+
+#[test]
+fn data_file_resume_drops_the_cut_game() {
+    let records = tiny_data::<Scandinavian>(3);
+    let dir = std::env::temp_dir().join(format!("dama-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("d.bin");
+    let mut w = Writer::create(&path, "scandinavian").unwrap();
+    for g in 0..3 {
+        let game: Vec<Record> = records.iter().filter(|r| r.game == g).copied().collect();
+        w.write_game(&game).unwrap();
+    }
+    drop(w);
+    assert_eq!(data::read(&path, "scandinavian").unwrap(), records);
+    assert!(data::read(&path, "english")
+        .unwrap_err()
+        .contains("for scandinavian, not english"));
+    // Cut the file in the middle of the last game's records.
+    let len = std::fs::metadata(&path).unwrap().len();
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.set_len(len - 40).unwrap();
+    drop(f);
+    let (_, done) = Writer::resume(&path, "scandinavian").unwrap();
+    assert_eq!(done, vec![0, 1]);
+    let kept = data::read(&path, "scandinavian").unwrap();
+    assert!(kept.iter().all(|r| r.game < 2));
+    assert_eq!(kept.len(), records.iter().filter(|r| r.game < 2).count());
+    std::fs::write(&path, b"DAMADATA junk").unwrap();
+    assert!(data::read(&path, "scandinavian").is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn training_lowers_the_loss_and_is_reproducible() {
+    let records = tiny_data::<English>(24);
+    let cfg = TrainConfig {
+        epochs: 6,
+        batch: 256,
+        lr: 0.003,
+        validation_every: 4,
+        seed: 5,
+        ..TrainConfig::default()
+    };
+    let run = || train(&records, &cfg, &mut |_| {});
+    let a = run();
+    let b = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(run);
+    assert_eq!(
+        a.float, b.float,
+        "same seed, other thread count, other weights"
+    );
+    assert_eq!(a.float.quantize(a.scale).clone(), b.float.quantize(b.scale),);
+    let first = a.epochs.first().unwrap();
+    let last = a.epochs.last().unwrap();
+    assert!(
+        last.train_loss < first.train_loss,
+        "training loss {} -> {}",
+        first.train_loss,
+        last.train_loss
+    );
+    assert!(
+        last.validation_loss < a.initial_validation_loss,
+        "validation loss {} -> {}",
+        a.initial_validation_loss,
+        last.validation_loss
+    );
+    let c = train(
+        &records,
+        &TrainConfig {
+            seed: 6,
+            ..cfg.clone()
+        },
+        &mut |_| {},
+    );
+    assert_ne!(a.float, c.float, "another seed gives another network");
+}
