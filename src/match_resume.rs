@@ -85,6 +85,15 @@ pub fn games_from_pdn<R: Rules>(cfg: &MatchConfig, text: &str) -> Result<Vec<Gam
                 ))
             }
         }
+        // A game cut short has no result: check that before its (maybe cut) moves.
+        let white_score = match g.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            "" => return Err(format!("{at} has no result: it is not whole")),
+            other => return Err(format!("{at}: result '{other}' is not a finished game")),
+        };
+        same("Result", &g.result, "Result tag")?;
         // The moves: the opening's first, then legal ones to the end.
         let opening_plies = game.moves().len();
         let played: Vec<&str> = opening_text.split_whitespace().collect();
@@ -101,14 +110,6 @@ pub fn games_from_pdn<R: Rules>(cfg: &MatchConfig, text: &str) -> Result<Vec<Gam
                 .map_err(|e| format!("{at}: move {} ({m}) is not legal: {e}", ply + 1))?;
             game.play(&mv);
         }
-        let white_score = match g.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            "1/2-1/2" => 0.5,
-            "" => return Err(format!("{at} has no result: it is not whole")),
-            other => return Err(format!("{at}: result '{other}' is not a finished game")),
-        };
-        same("Result", &g.result, "Result tag")?;
         let termination = tag("Termination")?.to_string();
         out.push(GameResult {
             index,
