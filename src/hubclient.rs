@@ -4,7 +4,9 @@
 use crate::protocol::syntax::{parse_line, quote};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Why an engine failed.
@@ -18,6 +20,8 @@ pub enum Failure {
     Hung,
     /// It answered something that is not the protocol.
     Protocol(String),
+    /// The wait was cut short by the caller's cancel flag (the match was interrupted).
+    Interrupted,
 }
 
 impl std::fmt::Display for Failure {
@@ -27,6 +31,7 @@ impl std::fmt::Display for Failure {
             Failure::Crashed => write!(f, "crashed"),
             Failure::Hung => write!(f, "did not answer in time"),
             Failure::Protocol(e) => write!(f, "protocol error: {e}"),
+            Failure::Interrupted => write!(f, "interrupted"),
         }
     }
 }
@@ -36,9 +41,14 @@ pub struct HubClient {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// When set, every wait ends early with [`Failure::Interrupted`].
+    cancel: Option<Arc<AtomicBool>>,
     /// The name it gave in `id`, if any.
     pub name: Option<String>,
 }
+
+/// How often a wait looks at the cancel flag.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// The result of one `go`.
 #[derive(Clone, Debug)]
@@ -59,15 +69,31 @@ impl HubClient {
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<HubClient, Failure> {
+        HubClient::start_cancellable(command, options, timeout, None)
+    }
+
+    /// [`HubClient::start`] with a cancel flag: while it is set, every wait of this
+    /// client (the handshake included) ends at once with [`Failure::Interrupted`].
+    /// The engine runs in a process group of its own, so that a Ctrl-C typed at the
+    /// terminal reaches the caller only, which then ends the engine itself.
+    pub fn start_cancellable(
+        command: &str,
+        options: &[(String, String)],
+        timeout: Duration,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<HubClient, Failure> {
         let words = split_command(command);
         let Some((program, args)) = words.split_first() else {
             return Err(Failure::Start("empty command".into()));
         };
-        let mut child = Command::new(program)
-            .args(args)
+        let mut cmd = Command::new(program);
+        cmd.args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut child = cmd
             .spawn()
             .map_err(|e| Failure::Start(format!("{program}: {e}")))?;
         let stdout = child
@@ -91,6 +117,7 @@ impl HubClient {
             child,
             stdin,
             lines: rx,
+            cancel,
             name: None,
         };
         c.send("hub")?;
@@ -125,11 +152,31 @@ impl HubClient {
     }
 
     fn recv(&self, deadline: Instant) -> Result<String, Failure> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(l) => Ok(l),
-            Err(RecvTimeoutError::Timeout) => Err(Failure::Hung),
-            Err(RecvTimeoutError::Disconnected) => Err(Failure::Crashed),
+        loop {
+            let cancelled = || {
+                self.cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(Ordering::Relaxed))
+            };
+            if cancelled() {
+                return Err(Failure::Interrupted);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            let slice = if self.cancel.is_some() {
+                left.min(CANCEL_POLL)
+            } else {
+                left
+            };
+            match self.lines.recv_timeout(slice) {
+                Ok(l) => return Ok(l),
+                Err(RecvTimeoutError::Timeout) if slice < left => continue,
+                Err(RecvTimeoutError::Timeout) => return Err(Failure::Hung),
+                // An engine that dies as the caller is interrupted was not at fault.
+                Err(RecvTimeoutError::Disconnected) if cancelled() => {
+                    return Err(Failure::Interrupted)
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Crashed),
+            }
         }
     }
 

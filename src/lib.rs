@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod atomic_file;
 pub mod bench;
 pub mod bitboard;
 pub mod cli;
@@ -24,6 +25,7 @@ pub mod evaluation;
 pub mod fen;
 pub mod game;
 pub mod hubclient;
+pub mod match_resume;
 pub mod match_runner;
 pub mod movegen;
 pub mod moves;
@@ -32,6 +34,7 @@ pub mod notation;
 pub mod pdn;
 pub mod perft;
 pub mod position;
+pub mod progress;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -14,7 +14,7 @@ use crate::stats::{Sprt, Tally};
 use crate::types::Color;
 use dashmap::DashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// One engine of the match.
@@ -46,6 +46,21 @@ pub enum TimeControl {
         /// Added before every move (as Hub specifies).
         inc: Duration,
     },
+}
+
+impl std::fmt::Display for TimeControl {
+    /// The form [`TimeControl::from_str`](std::str::FromStr) reads (the PDN
+    /// `TimeControl` tag).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControl::Depth(d) => write!(f, "depth={d}"),
+            TimeControl::Nodes(n) => write!(f, "nodes={n}"),
+            TimeControl::MoveTime(t) => write!(f, "movetime={}", t.as_millis()),
+            TimeControl::Clock { base, inc } => {
+                write!(f, "{}+{}", base.as_secs_f64(), inc.as_secs_f64())
+            }
+        }
+    }
 }
 
 impl std::str::FromStr for TimeControl {
@@ -185,7 +200,8 @@ pub fn random_openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<O
         .collect()
 }
 
-fn opening_game<R: Rules>(o: &Opening) -> Result<Game<R>, String> {
+/// The opening's game: its start position and moves played.
+pub fn opening_game<R: Rules>(o: &Opening) -> Result<Game<R>, String> {
     let start = match &o.fen {
         Some(f) => parse_fen::<R>(f).map_err(|e| e.to_string())?,
         None => Position::start(),
@@ -224,6 +240,26 @@ pub struct MatchConfig {
     pub sprt: Option<(f64, f64)>,
     /// The PDN `Event` tag.
     pub event: String,
+    /// Set from outside (Ctrl-C) to stop: games in progress are abandoned, neither
+    /// scored nor reported, and the engines are told to quit (killed if they hang).
+    pub interrupt: Arc<AtomicBool>,
+}
+
+impl MatchConfig {
+    /// Games the match plays: `games` rounded up to whole pairs.
+    pub fn total_games(&self) -> usize {
+        self.games.div_ceil(2) * 2
+    }
+
+    /// The opening of game `index` (each opening serves the two games of a pair).
+    pub fn opening(&self, index: usize) -> &Opening {
+        &self.openings[(index / 2) % self.openings.len()]
+    }
+
+    /// The engine playing White in game `index`: the first engine in even games.
+    pub fn white_of(index: usize) -> usize {
+        index % 2
+    }
 }
 
 /// One finished game.
@@ -253,6 +289,7 @@ impl GameResult {
 }
 
 /// The match's progress and result.
+#[derive(Clone, Debug)]
 pub struct MatchReport {
     /// Results by game index.
     pub games: Vec<GameResult>,
@@ -260,11 +297,17 @@ pub struct MatchReport {
     pub tally: Tally,
     /// The SPRT state, when asked for.
     pub sprt: Option<Sprt>,
-    /// Wall time.
+    /// Wall time of this run (a resumed match counts from the resumption).
     pub elapsed: Duration,
+    /// Whether the match was stopped by [`MatchConfig::interrupt`] before its end.
+    pub interrupted: bool,
+    /// Why the match stopped early, when the game callback failed (e.g. the PDN
+    /// could not be written).
+    pub error: Option<String>,
 }
 
-fn result_token(white_score: f64) -> &'static str {
+/// The PDN result token of White's score.
+pub fn result_token(white_score: f64) -> &'static str {
     if white_score > 0.75 {
         "1-0"
     } else if white_score < 0.25 {
@@ -274,14 +317,27 @@ fn result_token(white_score: f64) -> &'static str {
     }
 }
 
+/// The opening's moves as the PDN writes them (the `Opening` tag, space-separated).
+pub fn opening_moves_text<R: Rules>(o: &Opening) -> Result<String, String> {
+    let g = opening_game::<R>(o)?;
+    let mut p = g.positions()[0];
+    let mut texts = Vec::new();
+    for m in g.moves() {
+        texts.push(move_text(&p, m));
+        p = p.play(m);
+    }
+    Ok(texts.join(" "))
+}
+
 /// Plays one game; `clients` are the two engines' processes (started as needed).
+/// `None` when the match was interrupted before the game ended: it is abandoned.
 fn play_game<R: Rules>(
     cfg: &MatchConfig,
     index: usize,
     clients: &mut [Option<HubClient>; 2],
-) -> GameResult {
-    let opening = &cfg.openings[(index / 2) % cfg.openings.len()];
-    let white = index % 2; // engine playing White
+) -> Option<GameResult> {
+    let opening = cfg.opening(index);
+    let white = MatchConfig::white_of(index); // engine playing White
     let mut game = opening_game::<R>(opening).expect("openings are checked when read");
     let start = game.positions()[0];
     let mut texts: Vec<String> = Vec::new();
@@ -300,6 +356,8 @@ fn play_game<R: Rules>(
     let mut clock = [clock_of(0), clock_of(1)];
     let mut scores: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
     let mut hub_moves: Vec<String> = game.moves().iter().map(hubpos::hub_move::<R>).collect();
+    let opening_text = texts.join(" ");
+    let interrupted = || cfg.interrupt.load(Ordering::Relaxed);
     let finish = |white_score: f64, termination: String, texts: Vec<String>| -> GameResult {
         let mut tags = vec![
             ("Event".to_string(), cfg.event.clone()),
@@ -316,6 +374,9 @@ fn play_game<R: Rules>(
         if opening.fen.is_some() {
             tags.push(("FEN".to_string(), to_fen(&start)));
         }
+        // What `--resume` checks against its command line.
+        tags.push(("Opening".to_string(), opening_text.clone()));
+        tags.push(("TimeControl".to_string(), cfg.tc.to_string()));
         tags.push(("Termination".to_string(), termination.clone()));
         GameResult {
             index,
@@ -343,6 +404,9 @@ fn play_game<R: Rules>(
         }
     }
     loop {
+        if interrupted() {
+            return None;
+        }
         let pos = *game.position();
         if let Some(o) = game.outcome() {
             let (score, why) = match o {
@@ -353,37 +417,46 @@ fn play_game<R: Rules>(
                 Outcome::Repetition => (0.5, "threefold repetition (G9)".to_string()),
                 Outcome::NoCapture(n) => (0.5, format!("{n} plies without a capture (E7)")),
             };
-            return finish(score, why, texts);
+            return Some(finish(score, why, texts));
         }
         let adj = &cfg.adjudication;
         if adj.max_plies.is_some_and(|m| texts.len() >= m) {
-            return finish(
+            return Some(finish(
                 0.5,
                 format!("adjudicated draw: {} plies", texts.len()),
                 texts,
-            );
+            ));
         }
         if adj.no_progress.is_some_and(|n| pos.reversible_plies() >= n) {
-            return finish(
+            return Some(finish(
                 0.5,
                 format!(
                     "adjudicated draw: {} plies without a capture or a man move",
                     pos.reversible_plies()
                 ),
                 texts,
-            );
+            ));
         }
         let side = pos.side();
         let e = engine_of(side);
+        // A failure seen after an interrupt is the interrupt's doing: abandon the game.
         let lose = |why: String, texts: Vec<String>| {
+            if interrupted() {
+                return None;
+            }
             let score = if side == Color::White { 0.0 } else { 1.0 };
-            finish(score, format!("{} {why}", cfg.engines[e].name), texts)
+            Some(finish(
+                score,
+                format!("{} {why}", cfg.engines[e].name),
+                texts,
+            ))
         };
         if clients[e].is_none() {
-            match HubClient::start(
+            match HubClient::start_cancellable(
                 &cfg.engines[e].command,
                 &cfg.engines[e].options,
                 cfg.timeout,
+                Some(Arc::clone(&cfg.interrupt)),
             ) {
                 Ok(c) => clients[e] = Some(c),
                 Err(f) => return lose(format!("loses: {f}"), texts),
@@ -472,14 +545,14 @@ fn play_game<R: Rules>(
                 {
                     if a.iter().all(|s| *s >= men) && b.iter().all(|s| *s <= -men) {
                         let winner_white = winner == white;
-                        return finish(
+                        return Some(finish(
                             if winner_white { 1.0 } else { 0.0 },
                             format!(
                                 "adjudicated win for {}: both engines scored it {men:.2} or more for {n} moves",
                                 cfg.engines[winner].name
                             ),
                             texts,
-                        );
+                        ));
                     }
                 }
             }
@@ -487,11 +560,11 @@ fn play_game<R: Rules>(
         if let Some((men, n)) = adj.draw {
             if let (Some(a), Some(b)) = (last(&scores[0], n), last(&scores[1], n)) {
                 if a.iter().chain(&b).all(|s| s.abs() <= men) {
-                    return finish(
+                    return Some(finish(
                         0.5,
                         format!("adjudicated draw: both engines within {men:.2} for {n} moves"),
                         texts,
-                    );
+                    ));
                 }
             }
         }
@@ -516,13 +589,28 @@ fn today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-/// Runs a match. `progress` is called after every game with the results so far.
-pub fn run<R: Rules>(cfg: &MatchConfig, progress: &(dyn Fn(&MatchReport) + Sync)) -> MatchReport {
+/// Runs a match. `previous` are games already played (a resumed match: see
+/// [`crate::match_resume`]); they count in the tally and are not played again, and the
+/// games missing from their pairs are played with the pair's opening and colours, so
+/// the pairs are whole again. `on_game` is called after every game, one call at a
+/// time, with the game and the results so far (it writes the PDN and reports
+/// progress); an error from it stops the match like an interrupt and is kept in the
+/// report. On [`MatchConfig::interrupt`] the games in progress are abandoned.
+pub fn run<R: Rules>(
+    cfg: &MatchConfig,
+    previous: Vec<GameResult>,
+    on_game: &(dyn Fn(&GameResult, &MatchReport) -> Result<(), String> + Sync),
+) -> MatchReport {
     let start = Instant::now();
-    let total = cfg.games.div_ceil(2) * 2;
+    let total = cfg.total_games();
+    let results: DashMap<usize, GameResult> = DashMap::new();
+    for g in previous {
+        results.insert(g.index, g);
+    }
+    let todo: Vec<usize> = (0..total).filter(|i| !results.contains_key(i)).collect();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let results: DashMap<usize, GameResult> = DashMap::new();
+    let error: Mutex<Option<String>> = Mutex::new(None);
     let report_lock = Mutex::new(());
     let summarize = |results: &DashMap<usize, GameResult>| -> MatchReport {
         let mut games: Vec<GameResult> = results.iter().map(|r| r.value().clone()).collect();
@@ -537,34 +625,55 @@ pub fn run<R: Rules>(cfg: &MatchConfig, progress: &(dyn Fn(&MatchReport) + Sync)
             }
         }
         let sprt = cfg.sprt.map(|(e0, e1)| tally.sprt(e0, e1, 0.05, 0.05));
+        // An interrupt that came after the last game (or the SPRT's decision) cut
+        // nothing short.
+        let complete = games.len() == total || sprt.and_then(|s| s.decision()).is_some();
         MatchReport {
+            interrupted: cfg.interrupt.load(Ordering::Relaxed) && !complete,
             games,
             tally,
             sprt,
             elapsed: start.elapsed(),
+            error: error.lock().ok().and_then(|e| e.clone()),
         }
     };
+    // A resumed match whose SPRT had already decided plays no more games.
+    if summarize(&results)
+        .sprt
+        .and_then(|s| s.decision())
+        .is_some()
+    {
+        stop.store(true, Ordering::Relaxed);
+    }
     std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.clamp(1, total.max(1)) {
+        for _ in 0..cfg.concurrency.clamp(1, todo.len().max(1)) {
             scope.spawn(|| {
                 let mut clients: [Option<HubClient>; 2] = [None, None];
                 loop {
-                    if stop.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) || cfg.interrupt.load(Ordering::Relaxed) {
                         break;
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= total {
+                    let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
-                    }
-                    let g = play_game::<R>(cfg, i, &mut clients);
-                    results.insert(i, g);
+                    };
+                    let Some(g) = play_game::<R>(cfg, i, &mut clients) else {
+                        break; // interrupted: the game is abandoned
+                    };
                     let _guard = report_lock.lock();
+                    results.insert(i, g.clone());
                     let r = summarize(&results);
                     if r.sprt.and_then(|s| s.decision()).is_some() {
                         stop.store(true, Ordering::Relaxed);
                     }
-                    progress(&r);
+                    if let Err(e) = on_game(&g, &r) {
+                        if let Ok(mut slot) = error.lock() {
+                            slot.get_or_insert(e);
+                        }
+                        stop.store(true, Ordering::Relaxed);
+                        cfg.interrupt.store(true, Ordering::Relaxed);
+                    }
                 }
+                // Told to quit, killed if they hang.
                 for c in clients.into_iter().flatten() {
                     c.quit();
                 }

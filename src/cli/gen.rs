@@ -121,21 +121,20 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
         cfg.evaluation.kind()
     );
     let start = Instant::now();
-    let bar = super::progress_bar(todo.len() as u64, "games");
     let total = todo.len();
+    let bar = crate::progress::Progress::new("gen: games", total as u64, 100);
     let progress = |games: usize, positions: usize| {
-        bar.set_position(games as u64);
-        bar.set_message(format!("{positions} positions"));
-        if bar.is_hidden() && (games.is_multiple_of(100) || games == total) {
-            eprintln!(
-                "gen: {games}/{total} games, {positions} positions, {:.0}s",
+        bar.update(
+            games as u64,
+            &format!(
+                "{positions} positions, {:.0}s",
                 start.elapsed().as_secs_f64()
-            );
-        }
+            ),
+        );
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     let result = run::<R>(&cfg, &todo, threads, &mut writer, &progress, &stop);
-    bar.finish_and_clear();
+    bar.finish();
     match result {
         Ok(positions) => {
             println!(

@@ -18,7 +18,15 @@ Example:
       --engine 'dama hub' --games 200 --concurrency 1 --tc 5+0.05 --pdn out.pdn \\
       --sprt elo0=0,elo1=10 --adjudicate no-progress=100,max-plies=400
 The final table gives wins, draws, losses of the first engine, its score, the Elo
-difference with a 95% margin (from game pairs), and the SPRT log-likelihood ratio.";
+difference with a 95% margin (from game pairs), and the SPRT log-likelihood ratio.
+Each game is appended to the --pdn file, whole and synced, the moment it ends (a file
+that already holds games is not overwritten: give --resume or remove it). Ctrl-C
+(SIGINT or SIGTERM) stops the match: the games in progress are abandoned, the engines
+told to quit, the table so far printed, and the exit code is 130; a second Ctrl-C
+exits at once. Run the same command with --resume to go on: the games in the PDN are
+checked against the command line (engines, options, variant, time control, openings
+and seed), counted again, and the match plays the games it lacks, with the same
+openings and colours (the missing half of a pair too).";
 
 /// Arguments of `dama match`.
 #[derive(Args, Debug)]
@@ -68,7 +76,61 @@ pub struct MatchArgs {
     /// Start the engines anew for every game.
     #[arg(long)]
     pub restart: bool,
+    /// Continue the interrupted match whose games are in --pdn (same command line).
+    #[arg(long, requires = "pdn")]
+    pub resume: bool,
 }
+
+/// Where the games go: the PDN file opened for appending, and the games it already
+/// holds when the match is resumed.
+fn open_pdn<R: Rules>(
+    args: &MatchArgs,
+    cfg: &crate::match_runner::MatchConfig,
+) -> Result<
+    (
+        Option<crate::atomic_file::Appender>,
+        Vec<crate::match_runner::GameResult>,
+    ),
+    String,
+> {
+    let Some(path) = &args.pdn else {
+        return Ok((None, Vec::new()));
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let previous = if args.resume {
+        crate::match_resume::games_from_pdn::<R>(cfg, &text)
+            .map_err(|e| format!("cannot resume from {}: {e}", path.display()))?
+    } else {
+        if !text.trim().is_empty() {
+            return Err(format!(
+                "{} already holds games: add --resume to continue that match, or remove the file",
+                path.display()
+            ));
+        }
+        Vec::new()
+    };
+    let appender = crate::atomic_file::Appender::open(path, !args.resume)?;
+    Ok((Some(appender), previous))
+}
+
+/// Ctrl-C and SIGTERM set `flag`; a second one while it is set exits at once (130).
+fn catch_signals(flag: &std::sync::Arc<std::sync::atomic::AtomicBool>) -> Result<(), String> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    for sig in [SIGINT, SIGTERM] {
+        // The order matters: the exit is armed only once the flag is already set.
+        signal_hook::flag::register_conditional_shutdown(sig, INTERRUPTED, flag.clone())
+            .and_then(|_| signal_hook::flag::register(sig, flag.clone()))
+            .map_err(|e| format!("cannot catch signal {sig}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The exit code of an interrupted match (128 + SIGINT, as shells report it).
+pub const INTERRUPTED: i32 = 130;
 
 /// Engine specs from the command line: each `--option` goes to the `--engine` before it
 /// (to both when it comes before any engine).
@@ -206,9 +268,28 @@ pub(super) fn run<R: Rules>(args: &MatchArgs) -> i32 {
         restart: args.restart,
         sprt,
         event: format!("dama match ({})", R::NAME),
+        interrupt: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
     };
-    let total = cfg.games.div_ceil(2) * 2;
-    let progress = |r: &mr::MatchReport| {
+    let total = cfg.total_games();
+    let (appender, previous) = match open_pdn::<R>(args, &cfg) {
+        Ok(x) => x,
+        Err(e) => return fail(e),
+    };
+    if args.resume {
+        eprintln!(
+            "resuming: {} of {total} games already played",
+            previous.len()
+        );
+    }
+    let appender = std::sync::Mutex::new(appender);
+    if let Err(e) = catch_signals(&cfg.interrupt) {
+        return fail(e);
+    }
+    let on_game = |g: &mr::GameResult, r: &mr::MatchReport| -> Result<(), String> {
+        // The game is on disk, whole, before it is reported.
+        if let Some(a) = appender.lock().map_err(|_| "PDN writer poisoned")?.as_mut() {
+            a.append(&g.pdn.to_text())?;
+        }
         let mut line = format!("game {}/{total}: {}", r.games.len(), tally_line(&r.tally));
         if let Some(s) = r.sprt {
             line.push_str(&format!(
@@ -217,14 +298,9 @@ pub(super) fn run<R: Rules>(args: &MatchArgs) -> i32 {
             ));
         }
         eprintln!("{line}");
+        Ok(())
     };
-    let report = mr::run::<R>(&cfg, &progress);
-    if let Some(path) = &args.pdn {
-        let text: String = report.games.iter().map(|g| g.pdn.to_text()).collect();
-        if let Err(e) = std::fs::write(path, text) {
-            return fail(format!("{}: {e}", path.display()));
-        }
-    }
+    let report = mr::run::<R>(&cfg, previous, &on_game);
     let t = &report.tally;
     let (elo, margin) = t.elo();
     println!(
@@ -262,5 +338,19 @@ pub(super) fn run<R: Rules>(args: &MatchArgs) -> i32 {
         );
     }
     println!("time {:.1}s", report.elapsed.as_secs_f64());
+    if let Some(e) = &report.error {
+        eprintln!("error: {e}");
+        return 1;
+    }
+    if report.interrupted {
+        println!(
+            "interrupted after {} of {total} games; the games in progress were abandoned",
+            t.games()
+        );
+        if args.pdn.is_some() {
+            println!("continue with the same command and --resume");
+        }
+        return INTERRUPTED;
+    }
     0
 }

@@ -137,19 +137,3 @@ pub fn game_from_args<R: Rules>(
     }
     Ok(game)
 }
-
-/// A progress bar with an ETA on stderr when it is a terminal; hidden otherwise (the
-/// commands then print a plain line now and then).
-pub(crate) fn progress_bar(len: u64, unit: &str) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    let template =
-        format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} (eta {{eta}}) {{msg}}");
-    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar
-}

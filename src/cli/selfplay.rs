@@ -104,8 +104,9 @@ pub(super) fn run<R: Rules>(args: &SelfplayArgs) -> i32 {
     let pairs = args.games.div_ceil(2).max(1);
     let openings = crate::selfplay::openings::<R>(pairs, args.opening_plies, args.seed);
     let start = Instant::now();
-    let progress = |done: usize, total: usize, t: &crate::stats::Tally| {
-        eprintln!("games {done}/{total}: {}", tally_line(t));
+    let bar = crate::progress::Progress::new("selfplay", 2 * openings.len() as u64, 2);
+    let progress = |done: usize, _total: usize, t: &crate::stats::Tally| {
+        bar.update(done as u64, &tally_line(t));
     };
     let (tally, records) = crate::selfplay::run_match(
         &a,
@@ -115,6 +116,7 @@ pub(super) fn run<R: Rules>(args: &SelfplayArgs) -> i32 {
         args.concurrency,
         &progress,
     );
+    bar.finish();
     let adjudicated = records
         .iter()
         .filter(|r| r.ending == crate::selfplay::Ending::MaxPlies)

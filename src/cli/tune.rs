@@ -31,7 +31,8 @@ pub struct TuneArgs {
     /// Seed of the openings.
     #[arg(long, default_value_t = 7)]
     pub seed: u64,
-    /// Write the tuned weights here (e.g. src/weights/english.txt); default stdout.
+    /// Write the tuned weights here (e.g. src/weights/english.txt; written to
+    /// <FILE>.tmp, then renamed, so the file is always whole); default stdout.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
 }
@@ -49,13 +50,12 @@ pub(super) fn run<R: Rules>(args: &TuneArgs) -> i32 {
     let pairs = args.games.div_ceil(2).max(1);
     let openings = crate::selfplay::openings::<R>(pairs, 6, args.seed);
     let start = Instant::now();
-    let progress = |done: usize, total: usize, _: &crate::stats::Tally| {
-        if done.is_multiple_of(50) || done == total {
-            eprintln!(
-                "tune: games {done}/{total} ({:.0}s)",
-                start.elapsed().as_secs_f64()
-            );
-        }
+    let bar = crate::progress::Progress::new("tune: games", 2 * openings.len() as u64, 50);
+    let progress = |done: usize, _total: usize, _: &crate::stats::Tally| {
+        bar.update(
+            done as u64,
+            &format!("({:.0}s)", start.elapsed().as_secs_f64()),
+        );
     };
     let (_, records) = crate::selfplay::run_match(
         &player,
@@ -65,6 +65,7 @@ pub(super) fn run<R: Rules>(args: &TuneArgs) -> i32 {
         args.concurrency,
         &progress,
     );
+    bar.finish();
     let samples = crate::tune::samples(&records);
     eprintln!(
         "tune: {} positions from {} games",
@@ -97,8 +98,9 @@ pub(super) fn run<R: Rules>(args: &TuneArgs) -> i32 {
     );
     match &args.out {
         Some(path) => {
-            if let Err(e) = std::fs::write(path, &text) {
-                eprintln!("error: {}: {e}", path.display());
+            // Through <path>.tmp and a rename: the weights file is never half-written.
+            if let Err(e) = crate::atomic_file::write(path, text.as_bytes()) {
+                eprintln!("error: {e}");
                 return 1;
             }
         }

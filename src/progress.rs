@@ -1,0 +1,60 @@
+//! Progress of long runs (`dama selfplay`, `dama tune`): a bar with an ETA when stderr
+//! is a terminal, otherwise plain lines, one every `every` steps and at the end, so logs
+//! stay short.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+
+/// Progress towards `total` steps.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    label: String,
+    total: u64,
+    every: u64,
+}
+
+impl Progress {
+    /// A progress report named `label`; plain lines every `every` steps when stderr is
+    /// not a terminal.
+    pub fn new(label: &str, total: u64, every: u64) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template(
+                "{prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed}, eta {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+            bar.set_style(style);
+            bar.set_prefix(label.to_string());
+            bar
+        });
+        Progress {
+            bar,
+            label: label.to_string(),
+            total,
+            every: every.max(1),
+        }
+    }
+
+    /// `done` steps are done; `message` says how things stand.
+    pub fn update(&self, done: u64, message: &str) {
+        match &self.bar {
+            Some(bar) => {
+                bar.set_position(done);
+                bar.set_message(message.to_string());
+            }
+            None => {
+                if done.is_multiple_of(self.every) || done == self.total {
+                    eprintln!("{}: {done}/{} {message}", self.label, self.total);
+                }
+            }
+        }
+    }
+
+    /// Clears the bar (plain lines stay as they are).
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
