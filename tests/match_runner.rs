@@ -173,6 +173,10 @@ fn clock_and_bad_arguments() {
         "2",
         "--tc",
         "0.5+0.02",
+        // A loaded machine (tests run in parallel) can delay a reply by tens of
+        // milliseconds; a generous margin keeps this a test of the clocks, not of load.
+        "--margin",
+        "1000",
         "--adjudicate",
         "no-progress=60",
         "--sprt",
