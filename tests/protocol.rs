@@ -167,6 +167,7 @@ fn handshake_and_parameters() {
         "ponder",
         "multipv",
         "move-format",
+        "evaluation",
     ] {
         assert!(
             lines
@@ -193,6 +194,18 @@ fn handshake_and_parameters() {
     assert!(h.ask("show").starts_with("position variant=scandinavian "));
     h.send("set-param name=variant value=boyer parton");
     assert!(h.ask("show").starts_with("position variant=boyer-parton "));
+    // Evaluations: classic, a model file that is not there, a file that is no model.
+    h.send("set-param name=variant value=english");
+    h.send("set-param name=evaluation value=classic");
+    assert!(h.ask("eval").starts_with("eval score="));
+    let e = h.ask("set-param name=evaluation value=/nonexistent/dama.nnue");
+    assert!(
+        e.starts_with("error message=") && e.contains("nonexistent"),
+        "{e}"
+    );
+    let e = h.ask("set-param name=evaluation value=Cargo.toml");
+    assert!(e.contains("not a dama model file"), "{e}");
+    assert_eq!(h.ask("ping"), "pong");
 }
 
 #[test]

@@ -112,6 +112,16 @@ pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
     by_side!(pos, has_capture_side::<R>(pos))
 }
 
+/// True when `side` could capture if it were its turn: for the side not to move, a
+/// threat.
+#[inline]
+pub fn has_capture_for<R: Rules>(pos: &Position<R>, side: Color) -> bool {
+    match side {
+        Color::White => capture::has_capture::<R, false>(pos),
+        Color::Black => capture::has_capture::<R, true>(pos),
+    }
+}
+
 #[inline(always)]
 fn has_capture_side<R: Rules, const BLACK: bool>(pos: &Position<R>) -> bool {
     capture::has_capture::<R, BLACK>(pos)

@@ -14,6 +14,9 @@ use crate::time::{Limits, TimeManager};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, MoveHint, TranspositionTable};
 use std::sync::atomic::Ordering as AtomicOrdering;
 
+/// Quiet plies the quiescence search may spend on meeting threats, per line.
+const THREAT_PLIES: u32 = 1;
+
 /// Nodes between two looks at the clock, the stop flag and the node limit.
 const CHECK_EVERY: u64 = 1024;
 
@@ -306,7 +309,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         if depth <= 0 || ply >= MAX_PLY - 2 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, alpha, beta, ply, 0);
         }
         self.count_node();
         if self.stopped {
@@ -427,6 +430,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         mut alpha: Score,
         beta: Score,
         ply: usize,
+        threat_plies: u32,
     ) -> Score {
         self.pv_len[ply] = 0;
         self.count_node();
@@ -437,6 +441,15 @@ impl<'a, R: Rules> Worker<'a, R> {
         if !movegen::has_capture(pos) {
             if !movegen::has_moves(pos) {
                 return -MATE + ply as Score;
+            }
+            // A quiet position where the opponent threatens to capture is not
+            // evaluated as it stands: every move is tried, so that the threat is met
+            // or carried out (THREAT_PLIES times per line at most).
+            if threat_plies < THREAT_PLIES
+                && ply < MAX_PLY - 4
+                && movegen::has_capture_for(pos, pos.side().opponent())
+            {
+                return self.quiet_replies(pos, alpha, beta, ply, threat_plies + 1);
             }
             // Draws (G9, E7) were checked by `search` before it came here; after a
             // capture nothing can repeat.
@@ -454,7 +467,44 @@ impl<'a, R: Rules> Worker<'a, R> {
             let mv = pick(&mut list, &mut self.keys[ply], i);
             let child = pos.play(&mv);
             self.update_acc(ply, pos, &child);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, threat_plies);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Every (quiet) move of `pos` followed by the quiescence search: a position where
+    /// the opponent threatens a capture.
+    fn quiet_replies(
+        &mut self,
+        pos: &Position<R>,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        threat_plies: u32,
+    ) -> Score {
+        let mut list = MoveList::new();
+        movegen::generate(pos, &mut list);
+        self.ordering
+            .scores(&list, pos.side(), ply, None, &mut self.keys[ply]);
+        let mut best = -INFINITE;
+        for i in 0..list.len() {
+            let mv = pick(&mut list, &mut self.keys[ply], i);
+            let child = pos.play(&mv);
+            self.update_acc(ply, pos, &child);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, threat_plies);
             if self.stopped {
                 return 0;
             }
