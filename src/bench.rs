@@ -67,15 +67,20 @@ fn default_depth(v: Variant) -> u32 {
 }
 
 /// Runs the bench and prints `nodes N` per variant and `bench nodes=N nps=N` last.
-pub fn run(depth: Option<u32>) -> i32 {
+pub fn run(depth: Option<u32>, evaluation: &str) -> i32 {
     let mut total = 0u64;
     let start = Instant::now();
     for (variant, fens) in POSITIONS {
         let d = depth.unwrap_or_else(|| default_depth(variant));
-        let nodes = with_variant!(variant, R => bench_variant::<R>(fens, d));
+        let t = Instant::now();
+        let nodes = with_variant!(variant, R => bench_variant::<R>(fens, d, evaluation));
         match nodes {
-            Ok(n) => {
-                println!("{variant} depth {d} nodes {n}");
+            Ok((n, kind)) => {
+                let secs = t.elapsed().as_secs_f64().max(1e-9);
+                println!(
+                    "{variant} depth {d} evaluation {kind} nodes {n} nps {}",
+                    (n as f64 / secs) as u64
+                );
                 total += n;
             }
             Err(e) => {
@@ -94,7 +99,15 @@ pub fn run(depth: Option<u32>) -> i32 {
     0
 }
 
-fn bench_variant<R: Rules>(fens: &[&str], depth: u32) -> Result<u64, String> {
+fn bench_variant<R: Rules>(
+    fens: &[&str],
+    depth: u32,
+    evaluation: &str,
+) -> Result<(u64, &'static str), String> {
+    let eval = match evaluation {
+        "default" => crate::evaluation::Evaluation::default_for::<R>(),
+        name => crate::evaluation::Evaluation::by_name::<R>(name)?,
+    };
     let mut nodes = 0;
     for fen in fens {
         let pos = if *fen == "start" {
@@ -104,11 +117,12 @@ fn bench_variant<R: Rules>(fens: &[&str], depth: u32) -> Result<u64, String> {
         };
         let mut engine = Engine::<R>::new(16, 1);
         engine.set_game(Game::new(pos));
+        engine.set_evaluation(eval.clone());
         let limits = Limits {
             depth: Some(depth),
             ..Default::default()
         };
         nodes += engine.search(&limits, 1, &|_| {}).nodes;
     }
-    Ok(nodes)
+    Ok((nodes, eval.kind()))
 }

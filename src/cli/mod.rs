@@ -97,7 +97,7 @@ pub fn run() -> i32 {
         Command::Hub => crate::protocol::run_stdio(),
         Command::Perft(args) => with_variant!(args.variant, R => perft::run::<R>(&args)),
         Command::Analyze(args) => with_variant!(args.variant, R => analyze::run::<R>(&args)),
-        Command::Bench(args) => crate::bench::run(args.depth),
+        Command::Bench(args) => crate::bench::run(args.depth, &args.evaluation),
         Command::Selfplay(args) => with_variant!(args.variant, R => selfplay::run::<R>(&args)),
         Command::Tune(args) => with_variant!(args.variant, R => tune::run::<R>(&args)),
         Command::Match(args) => with_variant!(args.variant, R => matches::run::<R>(&args)),
