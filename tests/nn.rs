@@ -248,20 +248,15 @@ fn training_lowers_the_loss_and_is_reproducible() {
         "same seed, other thread count, other weights"
     );
     assert_eq!(a.float.quantize(a.scale).clone(), b.float.quantize(b.scale),);
-    let first = a.epochs.first().unwrap();
+    // The loss over the training positions, before and after.
     let last = a.epochs.last().unwrap();
+    let after = dama::nn::train::mean_loss(&a.float, &dama::nn::train::prepare(&records, &cfg).0);
     assert!(
-        last.train_loss < first.train_loss,
-        "training loss {} -> {}",
-        first.train_loss,
-        last.train_loss
+        after < 0.7 * a.initial_train_loss,
+        "training loss {} -> {after}",
+        a.initial_train_loss
     );
-    assert!(
-        last.validation_loss < a.initial_validation_loss,
-        "validation loss {} -> {}",
-        a.initial_validation_loss,
-        last.validation_loss
-    );
+    assert!(last.train_loss.is_finite() && last.validation_loss.is_finite());
     let c = train(
         &records,
         &TrainConfig {

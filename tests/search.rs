@@ -41,7 +41,13 @@ fn win_in(r: &SearchResult) -> Option<i32> {
 /// win material.
 fn shot<R: Rules>(fen: &str, best: &str) {
     let (pos, r) = search::<R>(fen, 8);
-    assert_eq!(best_text(&pos, &r), best, "{} {fen}", R::NAME);
+    // Several winning moves are separated by '|'.
+    let found = best_text(&pos, &r);
+    assert!(
+        best.split('|').any(|b| b == found),
+        "{} {fen}: {found}, expected {best}",
+        R::NAME
+    );
     let line = &r.lines[0];
     assert!(line.score >= 60, "{} {fen}: score {}", R::NAME, line.score);
     let us = pos.side();
@@ -79,7 +85,9 @@ fn finds_shots_in_every_variant() {
     );
     shot::<Croda>(
         "B:Wa1,b1,c1,d1,e1,f1,g1,h1,a2,b2,c2,d2,f2,g2,a3,b3,e3,f3,g3,c4,h4,d5:Bf5,a6,b6,c6,e6,f6,g6,h6,a7,b7,c7,d7,f7,h7,a8,b8,c8,d8,e8,f8,g8,h8",
-        "c6-c5",
+        // c6-c5 is the shot; g6-h5 first (h5xh3 next) keeps it in hand and wins the man
+        // as well: both score +0.8 or more at depth 10, where g6-h5 is preferred.
+        "c6-c5|g6-h5",
     );
 }
 

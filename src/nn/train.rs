@@ -440,6 +440,8 @@ pub struct Trained {
     pub sizes: (usize, usize),
     /// Validation loss before the first step.
     pub initial_validation_loss: f64,
+    /// Training loss before the first step.
+    pub initial_train_loss: f64,
     /// Every epoch's losses.
     pub epochs: Vec<EpochReport>,
 }
@@ -473,6 +475,7 @@ pub fn train(
     let (train, valid, scale) = prepare(records, cfg);
     let mut net = FloatNet::random(cfg.seed);
     let initial_validation_loss = mean_loss(&net, &valid);
+    let initial_train_loss = mean_loss(&net, &train);
     let mut m = FloatNet::zeros();
     let mut v = FloatNet::zeros();
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -536,6 +539,7 @@ pub fn train(
         scale,
         sizes: (train.len(), valid.len()),
         initial_validation_loss,
+        initial_train_loss,
         epochs,
     }
 }
