@@ -159,7 +159,8 @@ fn shipped_models_read() {
     assert!(dama::nn::check_shipped::<Croda>().is_ok());
     assert!(dama::nn::check_shipped::<Scandinavian>().is_ok());
     assert!(dama::nn::check_shipped::<BoyerParton>().is_ok());
-    assert!(dama::nn::check_shipped::<English>().is_ok());
+    assert_eq!(dama::nn::check_shipped::<English>(), Ok(true));
+    assert_eq!(Evaluation::default_for::<English>().kind(), "nn");
 }
 
 /// A few games of quick self-play.

@@ -197,7 +197,26 @@ fn handshake_and_parameters() {
     // Evaluations: classic, a model file that is not there, a file that is no model.
     h.send("set-param name=variant value=english");
     h.send("set-param name=evaluation value=classic");
-    assert!(h.ask("eval").starts_with("eval score="));
+    h.send("pos pos=B:W18,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+    let classic = h.ask("eval");
+    assert!(classic.starts_with("eval score="), "{classic}");
+    h.send("set-param name=evaluation value=nn");
+    let nn = h.ask("eval");
+    assert!(
+        nn.starts_with("eval score=") && nn != classic,
+        "{nn} {classic}"
+    );
+    // evaluation=nn does not carry over to a variant without a network: the change
+    // is refused and nothing changes.
+    let e = h.ask("set-param name=variant value=dameo");
+    assert!(e.contains("no network is shipped for dameo"), "{e}");
+    assert!(h.ask("show").starts_with("position variant=english "));
+    h.send("set-param name=evaluation value=default");
+    h.send("set-param name=variant value=dameo");
+    assert!(h.ask("show").starts_with("position variant=dameo "));
+    let e = h.ask("set-param name=evaluation value=nn");
+    assert!(e.contains("no network is shipped for dameo"), "{e}");
+    h.send("set-param name=variant value=english");
     let e = h.ask("set-param name=evaluation value=/nonexistent/dama.nnue");
     assert!(
         e.starts_with("error message=") && e.contains("nonexistent"),

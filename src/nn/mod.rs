@@ -17,8 +17,10 @@ use std::sync::OnceLock;
 
 /// The bytes of the model shipped for `variant`, if any.
 fn shipped_bytes(variant: &str) -> Option<&'static [u8]> {
-    let _ = variant;
-    None
+    match variant {
+        "english" => Some(include_bytes!("models/english.nnue")),
+        _ => None,
+    }
 }
 
 /// The model shipped for `R`, read once. A shipped file that does not read is a build
