@@ -268,3 +268,126 @@ fn training_lowers_the_loss_and_is_reproducible() {
     );
     assert_ne!(a.float, c.float, "another seed gives another network");
 }
+
+fn dama(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dama"))
+        .args(args)
+        .output()
+        .expect("run dama");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `dama gen` then `dama train` from the command line: a run is continued with
+/// --resume (a killed run's cut game is played again), an existing file is never
+/// overwritten, and the trained model loads as an evaluation.
+#[test]
+fn gen_resume_and_train_from_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("dama-gen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("d.bin");
+    let d = data.to_str().unwrap();
+    let gen = |games: &str, extra: &[&str]| {
+        let mut a = vec![
+            "gen", "-v", "english", "--games", games, "--nodes", "200", "--out", d, "-t", "2",
+        ];
+        a.extend_from_slice(extra);
+        dama(&a)
+    };
+    let (code, out, err) = gen("4", &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("gen: 4 games"), "{out}");
+    let (code, _, err) = gen("4", &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("exists: give --resume"), "{err}");
+    // Cut the last record short, as a killed run would leave it, and continue to 6.
+    let len = std::fs::metadata(&data).unwrap().len();
+    let f = std::fs::OpenOptions::new().write(true).open(&data).unwrap();
+    f.set_len(len - 7).unwrap();
+    drop(f);
+    let (code, out, err) = gen("6", &["--resume"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("already in"), "{err}");
+    assert!(out.contains("gen: 3 games"), "{out}{err}");
+    let resumed = data::read(&data, "english").unwrap();
+    let mut games: Vec<u32> = resumed.iter().map(|r| r.game).collect();
+    games.dedup();
+    games.sort_unstable();
+    games.dedup();
+    assert_eq!(games, vec![0, 1, 2, 3, 4, 5]);
+    // The same games as one uninterrupted run.
+    let fresh = dir.join("e.bin");
+    let (code, _, err) = dama(&[
+        "gen",
+        "-v",
+        "english",
+        "--games",
+        "6",
+        "--nodes",
+        "200",
+        "--out",
+        fresh.to_str().unwrap(),
+        "-t",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut a = resumed.clone();
+    let mut b = data::read(&fresh, "english").unwrap();
+    a.sort_by_key(|r| r.game);
+    b.sort_by_key(|r| r.game);
+    assert_eq!(a, b);
+    // A foreign file is refused.
+    let (code, _, err) = dama(&[
+        "gen", "-v", "dameo", "--games", "6", "--nodes", "200", "--out", d, "--resume",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("for english, not dameo"), "{err}");
+
+    let model = dir.join("m.nnue");
+    let (code, out, err) = dama(&[
+        "train",
+        "-v",
+        "english",
+        "--data",
+        d,
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--out",
+        model.to_str().unwrap(),
+        "--validation-every",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("epoch   2") && out.contains("validation loss"),
+        "{out}"
+    );
+    let (code, out, err) = dama(&[
+        "analyze",
+        "-v",
+        "english",
+        "--depth",
+        "4",
+        "--evaluation",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("bestmove"), "{out}");
+    let (code, _, err) = dama(&[
+        "analyze",
+        "-v",
+        "dameo",
+        "--depth",
+        "4",
+        "--evaluation",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("for english, not dameo"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
