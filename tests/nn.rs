@@ -201,7 +201,12 @@ fn data_file_resume_drops_the_cut_game() {
     let dir = std::env::temp_dir().join(format!("dama-data-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("d.bin");
-    let mut w = Writer::create(&path, "scandinavian").unwrap();
+    let info = data::RunInfo {
+        seed: 3,
+        nodes: 300,
+        ..Default::default()
+    };
+    let mut w = Writer::create(&path, "scandinavian", &info).unwrap();
     for g in 0..3 {
         let game: Vec<Record> = records.iter().filter(|r| r.game == g).copied().collect();
         w.write_game(&game).unwrap();
@@ -216,7 +221,10 @@ fn data_file_resume_drops_the_cut_game() {
     let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
     f.set_len(len - 40).unwrap();
     drop(f);
-    let (_, done) = Writer::resume(&path, "scandinavian").unwrap();
+    let other = data::RunInfo { seed: 4, ..info };
+    let e = Writer::resume(&path, "scandinavian", &other).err().unwrap();
+    assert!(e.contains("seed 3, this run has 4"), "{e}");
+    let (_, done) = Writer::resume(&path, "scandinavian", &info).unwrap();
     assert_eq!(done, vec![0, 1]);
     let kept = data::read(&path, "scandinavian").unwrap();
     assert!(kept.iter().all(|r| r.game < 2));
@@ -339,6 +347,13 @@ fn gen_resume_and_train_from_the_command_line() {
     a.sort_by_key(|r| r.game);
     b.sort_by_key(|r| r.game);
     assert_eq!(a, b);
+    // Other settings are refused.
+    let (code, _, err) = gen("6", &["--resume", "--seed", "9"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("cannot resume: the file was made with seed 1"),
+        "{err}"
+    );
     // A foreign file is refused.
     let (code, _, err) = dama(&[
         "gen", "-v", "dameo", "--games", "6", "--nodes", "200", "--out", d, "--resume",

@@ -87,8 +87,16 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
         seed: args.seed,
         evaluation,
     };
+    let info = crate::nn::data::RunInfo {
+        seed: args.seed,
+        nodes: limits_nodes(&cfg),
+        depth: args.depth.unwrap_or(0),
+        opening_plies: args.opening_plies.min(u16::MAX as usize) as u16,
+        max_plies: args.max_plies.min(u16::MAX as usize) as u16,
+        evaluation: crate::nn::data::RunInfo::fingerprint(&args.evaluation),
+    };
     let (mut writer, done) = if args.resume && args.out.exists() {
-        match Writer::resume(&args.out, R::NAME) {
+        match Writer::resume(&args.out, R::NAME, &info) {
             Ok(x) => x,
             Err(e) => return fail(e),
         }
@@ -98,7 +106,7 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
             args.out.display()
         ));
     } else {
-        match Writer::create(&args.out, R::NAME) {
+        match Writer::create(&args.out, R::NAME, &info) {
             Ok(w) => (w, Vec::new()),
             Err(e) => return fail(e),
         }
@@ -148,4 +156,8 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
         }
         Err(e) => fail(e),
     }
+}
+
+fn limits_nodes(cfg: &GenConfig) -> u64 {
+    cfg.limits.nodes.unwrap_or(0)
 }

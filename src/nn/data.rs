@@ -8,7 +8,15 @@
 //! | 8 | 4 | format version (1) |
 //! | 12 | 4 | record size (32) |
 //! | 16 | 16 | variant name, ASCII, zero-padded |
-//! | 32 | 32 | reserved (zero) |
+//! | 32 | 8 | the run's seed |
+//! | 40 | 8 | nodes per move (0: a depth limit) |
+//! | 48 | 4 | depth per move (0: a node limit) |
+//! | 52 | 2 | random opening plies |
+//! | 54 | 2 | plies before a draw is adjudicated |
+//! | 56 | 8 | FNV-1a 64 of the evaluation's name (`classic`, `nn` or a model path) |
+//!
+//! The run's settings are there so that `dama gen --resume` refuses to continue a file
+//! with other settings than those that began it.
 //!
 //! | offset | size | record field |
 //! |---|---|---|
@@ -124,9 +132,79 @@ impl Record {
     }
 }
 
-/// The header of a data file for `variant`.
-pub fn header(variant: &str) -> [u8; HEADER_BYTES] {
+/// The settings of the run that wrote a file (checked on resume).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunInfo {
+    /// The run's seed.
+    pub seed: u64,
+    /// Nodes per move (0 when limited by depth).
+    pub nodes: u64,
+    /// Depth per move (0 when limited by nodes).
+    pub depth: u32,
+    /// Random opening plies.
+    pub opening_plies: u16,
+    /// Plies before a draw is adjudicated.
+    pub max_plies: u16,
+    /// FNV-1a 64 of the evaluation's name.
+    pub evaluation: u64,
+}
+
+impl RunInfo {
+    /// FNV-1a 64 of a name.
+    pub fn fingerprint(name: &str) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in name.bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h
+    }
+
+    fn read(h: &[u8]) -> RunInfo {
+        let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
+        RunInfo {
+            seed: u64_at(32),
+            nodes: u64_at(40),
+            depth: u32::from_le_bytes(h[48..52].try_into().expect("4 bytes")),
+            opening_plies: u16::from_le_bytes([h[52], h[53]]),
+            max_plies: u16::from_le_bytes([h[54], h[55]]),
+            evaluation: u64_at(56),
+        }
+    }
+
+    /// The first setting that differs from `other`, as a message.
+    pub fn mismatch(&self, other: &RunInfo) -> Option<String> {
+        let pairs: [(&str, u64, u64); 6] = [
+            ("seed", self.seed, other.seed),
+            ("nodes", self.nodes, other.nodes),
+            ("depth", self.depth as u64, other.depth as u64),
+            (
+                "opening plies",
+                self.opening_plies as u64,
+                other.opening_plies as u64,
+            ),
+            ("max plies", self.max_plies as u64, other.max_plies as u64),
+            ("evaluation", self.evaluation, other.evaluation),
+        ];
+        pairs.iter().find(|(_, a, b)| a != b).map(|(name, a, b)| {
+            if *name == "evaluation" {
+                "the file was made with another evaluation".to_string()
+            } else {
+                format!("the file was made with {name} {a}, this run has {b}")
+            }
+        })
+    }
+}
+
+/// The header of a data file for `variant`, written by a run with `info`.
+pub fn header(variant: &str, info: &RunInfo) -> [u8; HEADER_BYTES] {
     let mut h = [0u8; HEADER_BYTES];
+    h[32..40].copy_from_slice(&info.seed.to_le_bytes());
+    h[40..48].copy_from_slice(&info.nodes.to_le_bytes());
+    h[48..52].copy_from_slice(&info.depth.to_le_bytes());
+    h[52..54].copy_from_slice(&info.opening_plies.to_le_bytes());
+    h[54..56].copy_from_slice(&info.max_plies.to_le_bytes());
+    h[56..64].copy_from_slice(&info.evaluation.to_le_bytes());
     h[0..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12..16].copy_from_slice(&(RECORD_BYTES as u32).to_le_bytes());
@@ -186,10 +264,10 @@ pub struct Writer {
 
 impl Writer {
     /// Creates `path` with a fresh header (an existing file is replaced).
-    pub fn create(path: &Path, variant: &str) -> Result<Writer, String> {
+    pub fn create(path: &Path, variant: &str, info: &RunInfo) -> Result<Writer, String> {
         let mut file =
             std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        file.write_all(&header(variant))
+        file.write_all(&header(variant, info))
             .and_then(|_| file.flush())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Writer { file })
@@ -198,8 +276,20 @@ impl Writer {
     /// Opens an existing file to continue it: checks the header, drops a trailing
     /// partial record and the last game (it may have been cut short) and returns the
     /// writer with the numbers of the games that are whole in the file.
-    pub fn resume(path: &Path, variant: &str) -> Result<(Writer, Vec<u32>), String> {
+    pub fn resume(
+        path: &Path,
+        variant: &str,
+        info: &RunInfo,
+    ) -> Result<(Writer, Vec<u32>), String> {
         let err = |e: std::io::Error| format!("{}: {e}", path.display());
+        let mut head = [0u8; HEADER_BYTES];
+        std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .map_err(|e| format!("{}: {e} (not a whole data-file header)", path.display()))?;
+        check_header(&head, variant).map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Some(m) = RunInfo::read(&head).mismatch(info) {
+            return Err(format!("{}: cannot resume: {m}", path.display()));
+        }
         let records = read(path, variant)?;
         let mut keep = records.len();
         if let Some(last) = records.last() {

@@ -17,6 +17,11 @@ use std::sync::atomic::Ordering as AtomicOrdering;
 /// Quiet plies the quiescence search may spend on meeting threats, per line.
 const THREAT_PLIES: u32 = 1;
 
+/// Reverse futility pruning: deepest remaining depth where it applies (0: off).
+const RFP_DEPTH: i32 = 0;
+/// Its margin per ply, in hundredths of a man.
+const RFP_MARGIN: Score = 60;
+
 /// Nodes between two looks at the clock, the stop flag and the node limit.
 const CHECK_EVERY: u64 = 1024;
 
@@ -349,6 +354,21 @@ impl<'a, R: Rules> Worker<'a, R> {
         // A forced reply costs nothing to look at one ply deeper.
         if list.len() == 1 && ply > 0 {
             depth += 1;
+        }
+        // Reverse futility: near the leaves, a quiet position (no capture for either
+        // side) whose evaluation beats beta by a margin per ply is cut.
+        if RFP_DEPTH > 0
+            && !pv_node
+            && ply > 0
+            && depth <= RFP_DEPTH
+            && beta.abs() < MATE - 1_000
+            && !list[0].is_capture()
+            && !movegen::has_capture_for(pos, pos.side().opponent())
+        {
+            let eval = self.static_eval(pos, ply);
+            if eval - RFP_MARGIN * depth >= beta {
+                return eval;
+            }
         }
         let hint = entry.and_then(|e| e.mv);
         self.ordering
