@@ -238,6 +238,8 @@ pub struct MatchConfig {
     pub restart: bool,
     /// SPRT (elo0, elo1), stopping early on a decision.
     pub sprt: Option<(f64, f64)>,
+    /// Play every game even after the SPRT has decided (it is still reported).
+    pub play_all: bool,
     /// The PDN `Event` tag.
     pub event: String,
     /// Set from outside (Ctrl-C) to stop: games in progress are abandoned, neither
@@ -627,7 +629,8 @@ pub fn run<R: Rules>(
         let sprt = cfg.sprt.map(|(e0, e1)| tally.sprt(e0, e1, 0.05, 0.05));
         // An interrupt that came after the last game (or the SPRT's decision) cut
         // nothing short.
-        let complete = games.len() == total || sprt.and_then(|s| s.decision()).is_some();
+        let decided = !cfg.play_all && sprt.and_then(|s| s.decision()).is_some();
+        let complete = games.len() == total || decided;
         MatchReport {
             interrupted: cfg.interrupt.load(Ordering::Relaxed) && !complete,
             games,
@@ -638,10 +641,11 @@ pub fn run<R: Rules>(
         }
     };
     // A resumed match whose SPRT had already decided plays no more games.
-    if summarize(&results)
-        .sprt
-        .and_then(|s| s.decision())
-        .is_some()
+    if !cfg.play_all
+        && summarize(&results)
+            .sprt
+            .and_then(|s| s.decision())
+            .is_some()
     {
         stop.store(true, Ordering::Relaxed);
     }
@@ -662,7 +666,7 @@ pub fn run<R: Rules>(
                     let _guard = report_lock.lock();
                     results.insert(i, g.clone());
                     let r = summarize(&results);
-                    if r.sprt.and_then(|s| s.decision()).is_some() {
+                    if !cfg.play_all && r.sprt.and_then(|s| s.decision()).is_some() {
                         stop.store(true, Ordering::Relaxed);
                     }
                     if let Err(e) = on_game(&g, &r) {

@@ -64,6 +64,9 @@ pub struct MatchArgs {
     /// Sequential test, e.g. elo0=0,elo1=5 (stops on a decision).
     #[arg(long)]
     pub sprt: Option<String>,
+    /// Play all --games even when the SPRT decides early (it is still reported).
+    #[arg(long, requires = "sprt")]
+    pub play_all: bool,
     /// Adjudication options.
     #[arg(long, default_value = "", value_parser = |s: &str| s.parse::<crate::match_runner::Adjudication>())]
     pub adjudicate: crate::match_runner::Adjudication,
@@ -267,6 +270,7 @@ pub(super) fn run<R: Rules>(args: &MatchArgs) -> i32 {
         timeout: std::time::Duration::from_secs(args.timeout.max(1)),
         restart: args.restart,
         sprt,
+        play_all: args.play_all,
         event: format!("dama match ({})", R::NAME),
         interrupt: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
     };
