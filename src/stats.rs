@@ -123,9 +123,11 @@ impl Tally {
                 .map(|i| self.pairs[i] as f64 * (i as f64 / 4.0 - mean).powi(2))
                 .sum::<f64>()
                 / n;
-            if var <= 0.0 {
-                0.0
-            } else {
+            // Identical pairs (all won, all lost) have no spread: floor the variance at
+            // that of one pair in n differing by a quarter, so that a one-sided run
+            // still decides, after more pairs the fewer there are.
+            let var = var.max(0.25 / n);
+            {
                 let (s0, s1) = (score_of(elo0), score_of(elo1));
                 n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
             }

@@ -250,3 +250,48 @@ fn clock_and_bad_arguments() {
         assert!(err.contains("error"), "{err}");
     }
 }
+
+/// An SPRT that decides early stops the match, unless --play-all is given: then every
+/// game is played and the decision is still reported.
+#[test]
+fn sprt_stops_early_unless_play_all() {
+    let engine = format!("{} hub", dama());
+    let args = |play_all: bool| {
+        let mut a = vec![
+            "--variant".to_string(),
+            "english".into(),
+            "--engine".into(),
+            engine.clone(),
+            "--option".into(),
+            "tc=depth=1".into(),
+            "--engine".into(),
+            engine.clone(),
+            "--games".into(),
+            "24".into(),
+            "--tc".into(),
+            "depth=5".into(),
+            // Depth 1 against depth 5: "better" is rejected after a few pairs.
+            "--sprt".into(),
+            "elo0=0,elo1=10".into(),
+        ];
+        if play_all {
+            a.push("--play-all".into());
+        }
+        a
+    };
+    let games = |out: &str| -> usize {
+        let line = out.lines().next().unwrap_or("");
+        let n = line.rsplit(", ").next().unwrap_or("");
+        n.trim_end_matches(" games)").parse().unwrap_or(0)
+    };
+    let a = args(false);
+    let (code, out, err) = run_match(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("H0 accepted"), "{out}");
+    assert!(games(&out) < 24, "{out}");
+    let a = args(true);
+    let (code, out, err) = run_match(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("H0 accepted"), "{out}");
+    assert_eq!(games(&out), 24, "{out}");
+}
