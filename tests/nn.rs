@@ -406,3 +406,52 @@ fn gen_resume_and_train_from_the_command_line() {
     assert!(err.contains("for english, not dameo"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Ctrl-C (SIGINT) during `dama gen`: the games in progress are finished and written,
+/// the exit code is 130, and --resume completes the run.
+#[test]
+fn gen_interrupted_by_sigint_resumes() {
+    let dir = std::env::temp_dir().join(format!("dama-gen-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("d.bin");
+    let d = data.to_str().unwrap().to_string();
+    let args = [
+        "gen", "-v", "english", "--games", "120", "--nodes", "300", "--out", &d, "-t", "2",
+    ];
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_dama"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start dama gen");
+    // Wait for some whole games on disk, then interrupt.
+    let t = std::time::Instant::now();
+    while std::fs::metadata(&data).map(|m| m.len()).unwrap_or(0) < 64 + 32 * 100 {
+        assert!(t.elapsed().as_secs() < 60, "no data written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    let len = std::fs::metadata(&data).unwrap().len();
+    assert_eq!((len - 64) % 32, 0, "only whole records");
+    let before = data::read(&data, "english").unwrap();
+    let (code, _, err) = dama(&[
+        "gen", "-v", "english", "--games", "120", "--nodes", "300", "--out", &d, "-t", "2",
+        "--resume",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let after = data::read(&data, "english").unwrap();
+    assert!(after.len() > before.len());
+    let mut games: Vec<u32> = after.iter().map(|r| r.game).collect();
+    games.sort_unstable();
+    games.dedup();
+    assert_eq!(games, (0..120).collect::<Vec<u32>>());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -14,8 +14,9 @@ Every game starts from a random balanced opening of its own (the seed and the ga
 number choose it) and is played by dama against itself at --nodes or --depth per move.
 Every quiet position (no capture pending) is written with the search's score and the
 game's result; the format is documented in src/nn/data.rs. Each game is appended and
-flushed as soon as it ends, so an interrupted run loses at most the games in progress:
-run the same command with --resume to finish it.
+flushed as soon as it ends, so a killed run loses at most the games in progress. Ctrl-C
+(SIGINT, SIGTERM) lets the games in progress finish and be written, then exits with code
+130 (a second Ctrl-C exits at once). Run the same command with --resume to finish.
 Examples:
   dama gen --variant english --games 20000 --nodes 10000 --out data/english-0.bin
   dama gen --variant english --games 20000 --nodes 10000 --out data/english-0.bin --resume
@@ -140,10 +141,21 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
             ),
         );
     };
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if let Err(e) = super::matches::catch_signals(&stop) {
+        return fail(e);
+    }
     let result = run::<R>(&cfg, &todo, threads, &mut writer, &progress, &stop);
     bar.finish();
     match result {
+        Ok(positions) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
+            eprintln!(
+                "gen: interrupted after the games in progress; {positions} positions written \
+                 to {}: run the same command with --resume to go on",
+                args.out.display()
+            );
+            super::matches::INTERRUPTED
+        }
         Ok(positions) => {
             println!(
                 "gen: {} games, {} positions written to {} in {:.1}s",

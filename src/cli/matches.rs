@@ -121,7 +121,9 @@ fn open_pdn<R: Rules>(
 }
 
 /// Ctrl-C and SIGTERM set `flag`; a second one while it is set exits at once (130).
-fn catch_signals(flag: &std::sync::Arc<std::sync::atomic::AtomicBool>) -> Result<(), String> {
+pub(super) fn catch_signals(
+    flag: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Result<(), String> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     for sig in [SIGINT, SIGTERM] {
         // The order matters: the exit is armed only once the flag is already set.
