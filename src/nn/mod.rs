@@ -19,6 +19,7 @@ use std::sync::OnceLock;
 fn shipped_bytes(variant: &str) -> Option<&'static [u8]> {
     match variant {
         "english" => Some(include_bytes!("models/english.nnue")),
+        "scandinavian" => Some(include_bytes!("models/scandinavian.nnue")),
         _ => None,
     }
 }
