@@ -37,7 +37,7 @@ fn win_in(r: &SearchResult) -> Option<i32> {
 }
 
 /// A quiet sacrifice that the opponent must take, answered by a multiple capture: the
-/// engine finds it, scores it well ahead (over half a man), and the first three plies of its line
+/// engine finds it, scores it well ahead (0.4 men or more), and the first three plies of its line
 /// win material.
 fn shot<R: Rules>(fen: &str, best: &str) {
     let (pos, r) = search::<R>(fen, 8);
@@ -49,7 +49,9 @@ fn shot<R: Rules>(fen: &str, best: &str) {
         R::NAME
     );
     let line = &r.lines[0];
-    assert!(line.score >= 60, "{} {fen}: score {}", R::NAME, line.score);
+    // A network values the man won by its chances of winning the game, which can be
+    // less than the classic 100 hundredths.
+    assert!(line.score >= 40, "{} {fen}: score {}", R::NAME, line.score);
     let us = pos.side();
     let mut p = pos;
     for mv in &line.pv[..3] {
@@ -94,7 +96,8 @@ fn finds_shots_in_every_variant() {
 #[test]
 fn king_traps_a_lone_man_in_every_variant() {
     for (variant, fen, best, plies) in [
-        ("english", "W:WK23:B20", "23-27", 3),
+        // 23-27 and 23-19 both trap the man: 20-24 is forced and taken.
+        ("english", "W:WK23:B20", "23-27|23-19", 3),
         ("scandinavian", "W:WKa1:Bh6", "a1-f6", 3),
         ("boyer-parton", "W:WKa1:Bh6", "a1-f6", 3),
         ("dameo", "W:WKd4:Bh6", "", 5),
@@ -109,7 +112,7 @@ fn king_traps_a_lone_man_in_every_variant() {
         };
         assert_eq!(w, Some(plies), "{variant} {fen}");
         if !best.is_empty() {
-            assert_eq!(b, best, "{variant} {fen}");
+            assert!(best.split('|').any(|m| m == b), "{variant} {fen}: {b}");
         }
     }
     fn run<R: Rules>(fen: &str) -> (String, Option<i32>) {
