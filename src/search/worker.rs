@@ -17,11 +17,6 @@ use std::sync::atomic::Ordering as AtomicOrdering;
 /// Quiet plies the quiescence search may spend on meeting threats, per line.
 const THREAT_PLIES: u32 = 1;
 
-/// Reverse futility pruning: deepest remaining depth where it applies (0: off).
-const RFP_DEPTH: i32 = 0;
-/// Its margin per ply, in hundredths of a man.
-const RFP_MARGIN: Score = 60;
-
 /// Nodes between two looks at the clock, the stop flag and the node limit.
 const CHECK_EVERY: u64 = 1024;
 
@@ -355,21 +350,6 @@ impl<'a, R: Rules> Worker<'a, R> {
         if list.len() == 1 && ply > 0 {
             depth += 1;
         }
-        // Reverse futility: near the leaves, a quiet position (no capture for either
-        // side) whose evaluation beats beta by a margin per ply is cut.
-        if RFP_DEPTH > 0
-            && !pv_node
-            && ply > 0
-            && depth <= RFP_DEPTH
-            && beta.abs() < MATE - 1_000
-            && !list[0].is_capture()
-            && !movegen::has_capture_for(pos, pos.side().opponent())
-        {
-            let eval = self.static_eval(pos, ply);
-            if eval - RFP_MARGIN * depth >= beta {
-                return eval;
-            }
-        }
         let hint = entry.and_then(|e| e.mv);
         self.ordering
             .scores(&list, pos.side(), ply, hint, &mut self.keys[ply]);
@@ -447,7 +427,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     fn quiescence(
         &mut self,
         pos: &Position<R>,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         ply: usize,
         threat_plies: u32,
@@ -469,7 +449,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 && ply < MAX_PLY - 4
                 && movegen::has_capture_for(pos, pos.side().opponent())
             {
-                return self.quiet_replies(pos, alpha, beta, ply, threat_plies + 1);
+                return self.quiescence_moves(pos, alpha, beta, ply, threat_plies + 1);
             }
             // Draws (G9, E7) were checked by `search` before it came here; after a
             // capture nothing can repeat.
@@ -478,36 +458,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         if ply >= MAX_PLY - 2 {
             return self.static_eval(pos, ply);
         }
-        let mut list = MoveList::new();
-        movegen::generate(pos, &mut list);
-        self.ordering
-            .scores(&list, pos.side(), ply, None, &mut self.keys[ply]);
-        let mut best = -INFINITE;
-        for i in 0..list.len() {
-            let mv = pick(&mut list, &mut self.keys[ply], i);
-            let child = pos.play(&mv);
-            self.update_acc(ply, pos, &child);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, threat_plies);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
+        self.quiescence_moves(pos, alpha, beta, ply, threat_plies)
     }
 
-    /// Every (quiet) move of `pos` followed by the quiescence search: a position where
-    /// the opponent threatens a capture.
-    fn quiet_replies(
+    /// Every move of `pos` followed by the quiescence search: the captures of a position
+    /// with a capture, or the quiet replies to a threat.
+    fn quiescence_moves(
         &mut self,
         pos: &Position<R>,
         mut alpha: Score,
