@@ -455,3 +455,86 @@ fn gen_interrupted_by_sigint_resumes() {
     assert_eq!(games, (0..120).collect::<Vec<u32>>());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The left-right mirror (files a <-> h) of a position, same colours and side to move.
+fn left_right<R: Rules>(p: &Position<R>) -> Position<R> {
+    let m = |b: Bitboard| Bitboard(dama::nn::train::mirror(b.0));
+    Position::new(
+        [m(p.pieces(Color::White)), m(p.pieces(Color::Black))],
+        m(p.all_kings()),
+        p.side(),
+    )
+    .expect("the mirror of a 64-square position is a position")
+}
+
+/// The successors of a position as (white, black, kings) sets.
+fn successors<R: Rules>(p: &Position<R>) -> std::collections::BTreeSet<(u64, u64, u64)> {
+    movegen::legal_moves(p)
+        .iter()
+        .map(|mv| {
+            let c = p.play(mv);
+            (
+                c.pieces(Color::White).0,
+                c.pieces(Color::Black).0,
+                c.all_kings().0,
+            )
+        })
+        .collect()
+}
+
+/// The trainer's mirror augmentation is only right if the rules are mirror-symmetric:
+/// in random playouts, the successors of the mirrored position are the mirrored
+/// successors (captures, majority rule and crowning included).
+fn mirror_is_a_symmetry<R: Rules>(seed: u64) -> usize {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut pos = Position::<R>::start();
+        for _ in 0..150 {
+            let list = movegen::legal_moves(&pos);
+            if list.is_empty() {
+                break;
+            }
+            let mirrored: std::collections::BTreeSet<_> = successors(&pos)
+                .into_iter()
+                .map(|(w, b, k)| {
+                    use dama::nn::train::mirror;
+                    (mirror(w), mirror(b), mirror(k))
+                })
+                .collect();
+            assert_eq!(successors(&left_right(&pos)), mirrored, "{}", R::NAME);
+            checked += 1;
+            pos = pos.play(&list[rng.gen_range(0..list.len())]);
+        }
+    }
+    checked
+}
+
+#[test]
+fn mirror_augmentation_only_where_the_rules_are_symmetric() {
+    use dama::nn::train::{mirror_symmetric, mirrored};
+    assert!(mirror_symmetric::<Dameo>() && mirror_symmetric::<Croda>());
+    assert!(!mirror_symmetric::<English>());
+    assert!(!mirror_symmetric::<Scandinavian>() && !mirror_symmetric::<BoyerParton>());
+    assert!(mirror_is_a_symmetry::<Dameo>(1) > 3000);
+    assert!(mirror_is_a_symmetry::<Croda>(2) > 3000);
+    // With mirroring the trainer sees each record twice, mirrored copy in the same split.
+    let records = tiny_data::<Dameo>(8);
+    let cfg = TrainConfig {
+        validation_every: 4,
+        ..TrainConfig::default()
+    };
+    let (t0, v0, _) = dama::nn::train::prepare(&records, &cfg);
+    let (t1, v1, _) = dama::nn::train::prepare(
+        &records,
+        &TrainConfig {
+            mirror: true,
+            ..cfg.clone()
+        },
+    );
+    assert_eq!((t1.len(), v1.len()), (2 * t0.len(), 2 * v0.len()));
+    let r = records[records.len() / 2];
+    let m = mirrored(&r);
+    assert_eq!(mirrored(&m), r);
+    assert_ne!(m, r, "a position from mid-game is not its own mirror");
+}

@@ -3,7 +3,7 @@
 use super::parse_variant;
 use crate::nn::data;
 use crate::nn::model::Model;
-use crate::nn::train::{quantization_error, train, TrainConfig};
+use crate::nn::train::{mirror_symmetric, quantization_error, train, TrainConfig};
 use crate::rules::Rules;
 use crate::variant::Variant;
 use clap::Args;
@@ -59,6 +59,14 @@ pub struct TrainArgs {
     /// Threads (default: every core); the result does not depend on it.
     #[arg(long, short = 't')]
     pub threads: Option<usize>,
+    /// Also accept data files of this variant (it must use the same squares: e.g.
+    /// scandinavian data to train a boyer-parton model, or dameo data for croda).
+    #[arg(long, value_parser = parse_variant)]
+    pub also_variant: Option<Variant>,
+    /// Do not add the left-right mirror image of each position (added by default where
+    /// the rules are symmetric that way: dameo and croda).
+    #[arg(long)]
+    pub no_mirror: bool,
 }
 
 pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
@@ -72,10 +80,21 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
     if args.epochs == 0 || args.batch == 0 {
         return fail("--epochs and --batch must be positive".into());
     }
+    let mut accepted = vec![R::NAME];
+    if let Some(other) = args.also_variant {
+        let board = crate::with_variant!(other, O => O::BOARD);
+        if board != R::BOARD {
+            return fail(format!(
+                "--also-variant {other}: its board is not the board of {}",
+                R::NAME
+            ));
+        }
+        accepted.push(other.name());
+    }
     let start = Instant::now();
     let mut records = Vec::new();
     for path in &args.data {
-        match data::read(path, R::NAME) {
+        match data::read_any(path, &accepted) {
             Ok(r) => {
                 eprintln!("train: {} positions from {}", r.len(), path.display());
                 records.extend(r);
@@ -95,7 +114,11 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
         scale: args.scale,
         seed: args.seed,
         validation_every: args.validation_every,
+        mirror: !args.no_mirror && mirror_symmetric::<R>(),
     };
+    if cfg.mirror {
+        eprintln!("train: every position is also used mirrored left to right");
+    }
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()

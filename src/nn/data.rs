@@ -216,6 +216,11 @@ pub fn header(variant: &str, info: &RunInfo) -> [u8; HEADER_BYTES] {
 /// Checks a header: the magic, the version, the record size and that the file is for
 /// `variant`.
 pub fn check_header(h: &[u8], variant: &str) -> Result<(), String> {
+    check_header_any(h, &[variant])
+}
+
+/// Checks a data file's header for a file of any of `variants`.
+pub fn check_header_any(h: &[u8], variants: &[&str]) -> Result<(), String> {
     if h.len() < HEADER_BYTES || &h[0..8] != MAGIC {
         return Err("not a dama training-data file (bad magic)".into());
     }
@@ -234,8 +239,11 @@ pub fn check_header(h: &[u8], variant: &str) -> Result<(), String> {
         .take_while(|b| **b != 0)
         .map(|b| *b as char)
         .collect();
-    if name != variant {
-        return Err(format!("the data is for {name}, not {variant}"));
+    if !variants.contains(&name.as_str()) {
+        return Err(format!(
+            "the data is for {name}, not {}",
+            variants.join(" or ")
+        ));
     }
     Ok(())
 }
@@ -243,11 +251,17 @@ pub fn check_header(h: &[u8], variant: &str) -> Result<(), String> {
 /// Reads every record of a data file for `variant`. A trailing partial record (a write
 /// cut short) is ignored; any bad record is an error naming its index.
 pub fn read(path: &Path, variant: &str) -> Result<Vec<Record>, String> {
+    read_any(path, &[variant])
+}
+
+/// Reads every record of a data file made for any of `variants` (training on a related
+/// variant's positions: same board, same pieces).
+pub fn read_any(path: &Path, variants: &[&str]) -> Result<Vec<Record>, String> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|mut f| f.read_to_end(&mut bytes))
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    check_header(&bytes, variant).map_err(|e| format!("{}: {e}", path.display()))?;
+    check_header_any(&bytes, variants).map_err(|e| format!("{}: {e}", path.display()))?;
     let body = &bytes[HEADER_BYTES..];
     body.chunks_exact(RECORD_BYTES)
         .enumerate()

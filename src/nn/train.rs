@@ -47,6 +47,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// One game in this many goes to the validation set (by game number).
     pub validation_every: u32,
+    /// Also train on every position mirrored left to right (files a and h swapped): for
+    /// the variants whose board and rules have that symmetry (dameo and croda, see
+    /// [`mirror_symmetric`]), it doubles the data for free.
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
@@ -60,6 +64,7 @@ impl Default for TrainConfig {
             scale: None,
             seed: 1,
             validation_every: 20,
+            mirror: false,
         }
     }
 }
@@ -446,17 +451,43 @@ pub struct Trained {
     pub epochs: Vec<EpochReport>,
 }
 
+/// A set of squares mirrored left to right (file a <-> file h, ranks unchanged).
+pub fn mirror(bb: u64) -> u64 {
+    bb.reverse_bits().swap_bytes()
+}
+
+/// True when `R`'s rules are unchanged by the left-right mirror: its playable squares are
+/// (every piece moves and captures symmetrically in all five rule sets; on the 32 dark
+/// squares the mirror lands on light squares, so only dameo and croda qualify).
+pub fn mirror_symmetric<R: crate::rules::Rules>() -> bool {
+    mirror(R::BOARD.0) == R::BOARD.0
+        && mirror(R::START_WHITE.0) == R::START_WHITE.0
+        && mirror(R::START_BLACK.0) == R::START_BLACK.0
+}
+
+/// A record mirrored left to right (see [`mirror`]).
+pub fn mirrored(r: &Record) -> Record {
+    Record {
+        white: mirror(r.white),
+        black: mirror(r.black),
+        kings: mirror(r.kings),
+        ..*r
+    }
+}
+
 /// Splits records into training and validation samples (by game number) and sets their
-/// targets; returns (train, validation, scale).
+/// targets; returns (train, validation, scale). With `cfg.mirror`, each record's mirror
+/// image goes to the same side of the split as the record.
 pub fn prepare(records: &[Record], cfg: &TrainConfig) -> (Vec<Sample>, Vec<Sample>, f32) {
     let mut train = Vec::new();
     let mut valid = Vec::new();
     for r in records {
-        let s = Sample::of(r);
-        if cfg.validation_every > 0 && r.game % cfg.validation_every == cfg.validation_every - 1 {
-            valid.push(s);
-        } else {
-            train.push(s);
+        let to_valid =
+            cfg.validation_every > 0 && r.game % cfg.validation_every == cfg.validation_every - 1;
+        let set = if to_valid { &mut valid } else { &mut train };
+        set.push(Sample::of(r));
+        if cfg.mirror {
+            set.push(Sample::of(&mirrored(r)));
         }
     }
     let scale = cfg.scale.unwrap_or_else(|| fit_scale(&train));
