@@ -16,9 +16,12 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 
-/// A network with random weights (the shipped ones may not exist for every variant).
-fn random_net(seed: u64) -> Network {
-    FloatNet::random(seed).quantize(100.0)
+/// A network with random weights (the shipped ones may not exist for every variant),
+/// with three heads chosen by the piece count of `R`'s game, so that the checks below
+/// cross from one head to another as pieces are taken.
+fn random_net<R: Rules>(seed: u64) -> Network {
+    let start = (R::START_WHITE | R::START_BLACK).count();
+    FloatNet::random_with(seed, 3, start).quantize(100.0)
 }
 
 /// The position turned 180 degrees with the colours swapped.
@@ -35,7 +38,7 @@ fn mirrored<R: Rules>(p: &Position<R>) -> Position<R> {
 /// Random playouts; after every move the incremental sums equal a recomputation.
 /// Returns (moves, multi-captures, crownings) seen.
 fn incremental<R: Rules>(seed: u64) -> (usize, usize, usize) {
-    let net = random_net(seed);
+    let net = random_net::<R>(seed);
     let mut rng = StdRng::seed_from_u64(seed);
     let (mut moves, mut multi, mut crowned) = (0, 0, 0);
     for _ in 0..60 {
@@ -51,7 +54,7 @@ fn incremental<R: Rules>(seed: u64) -> (usize, usize, usize) {
             acc = net.update(&acc, &pos, &child);
             assert_eq!(acc, net.refresh(&child), "{}: after {:?}", R::NAME, mv);
             assert_eq!(
-                net.evaluate(&acc, child.side()),
+                net.evaluate(&acc, child.side(), child.occupied().count()),
                 net.evaluate_position(&child)
             );
             moves += 1;
@@ -81,7 +84,7 @@ fn incremental_first_layer_equals_recomputation() {
 
 fn symmetric<R: Rules>(seed: u64) {
     let evals = [
-        Evaluation::Net(Arc::new(random_net(seed))),
+        Evaluation::Net(Arc::new(random_net::<R>(seed))),
         Evaluation::classic::<R>(),
     ];
     let mut rng = StdRng::seed_from_u64(seed);
@@ -122,12 +125,26 @@ fn colour_symmetry() {
 
 #[test]
 fn model_file_round_trip_and_damage() {
-    let net = random_net(7);
+    let net = random_net::<Croda>(7);
     let model = Model::new("croda", net.clone(), vec![("data".into(), "test".into())]);
     let bytes = model.to_bytes();
     let back = Model::from_bytes(&bytes, "croda").expect("reads back");
     assert_eq!(back, model);
     assert_eq!(back.get("data"), Some("test"));
+    assert_eq!(back.get("start-pieces"), Some("48"));
+    assert_eq!(back.net.heads.len(), 3);
+    // A one-head network keeps the plain architecture string and no start-pieces.
+    let single = Model::new("croda", FloatNet::random(7).quantize(100.0), vec![]);
+    let back1 = Model::from_bytes(&single.to_bytes(), "croda").expect("reads back");
+    assert_eq!(back1, single);
+    assert_eq!(
+        back1.get("architecture"),
+        Some(dama::nn::model::ARCHITECTURE)
+    );
+    assert!(back1.get("start-pieces").is_none());
+    // The header names the head count.
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    assert!(text.contains("3 heads by piece count"));
 
     let err = |b: &[u8], variant: &str| Model::from_bytes(b, variant).unwrap_err();
     assert!(err(&bytes, "dameo").contains("for croda, not dameo"));
@@ -275,6 +292,19 @@ fn training_lowers_the_loss_and_is_reproducible() {
         &mut |_| {},
     );
     assert_ne!(a.float, c.float, "another seed gives another network");
+    // With heads chosen by the piece count: reproducible, and the loss goes down too.
+    let heads = TrainConfig {
+        heads: 3,
+        start_pieces: 24,
+        ..cfg.clone()
+    };
+    let d = train(&records, &heads, &mut |_| {});
+    let e = train(&records, &heads, &mut |_| {});
+    assert_eq!(d.float, e.float);
+    assert_ne!(d.float, a.float);
+    let after = dama::nn::train::mean_loss(&d.float, &dama::nn::train::prepare(&records, &heads).0);
+    assert!(after < 0.7 * d.initial_train_loss);
+    assert_eq!(d.float.quantize(d.scale).heads.len(), 3);
 }
 
 fn dama(args: &[&str]) -> (i32, String, String) {

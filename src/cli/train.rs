@@ -63,6 +63,11 @@ pub struct TrainArgs {
     /// scandinavian data to train a boyer-parton model, or dameo data for croda).
     #[arg(long, value_parser = parse_variant)]
     pub also_variant: Option<Variant>,
+    /// Heads (sets of dense layers after the first layer), chosen by the number of
+    /// pieces on the board: the piece counts from 0 to the start's are cut into this
+    /// many equal ranges. 1 is a single network.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub heads: u32,
     /// Do not add the left-right mirror image of each position (added by default where
     /// the rules are symmetric that way: dameo and croda).
     #[arg(long)]
@@ -115,6 +120,8 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
         seed: args.seed,
         validation_every: args.validation_every,
         mirror: !args.no_mirror && mirror_symmetric::<R>(),
+        heads: args.heads as usize,
+        start_pieces: (R::START_WHITE | R::START_BLACK).count(),
     };
     if cfg.mirror {
         eprintln!("train: every position is also used mirrored left to right");

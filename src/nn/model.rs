@@ -8,16 +8,18 @@
 //! | format version (u32, 1) | 4 |
 //! | header length H (u32) | 4 |
 //! | header: UTF-8 `key: value` lines | H |
-//! | weights: w1, b1 (i16), w2 (i16), b2 (i32), w3 (i16), b3 (i32), w4 (i16), b4 (i32) | fixed by the architecture |
+//! | weights: w1, b1 (i16), then per head: w2 (i16), b2 (i32), w3 (i16), b3 (i32), w4 (i16), b4 (i32) | fixed by the architecture |
 //! | checksum: FNV-1a 64 of every byte before it | 8 |
 //!
-//! Header keys: `variant`, `architecture` (must equal [`ARCHITECTURE`]), `scale`
-//! (hundredths of a man per unit of logit), and free-form provenance: `data`, `command`,
+//! Header keys: `variant`, `architecture` ([`ARCHITECTURE`] for one head, or
+//! [`architecture`]`(n)` for `n` heads chosen by the piece count), `start-pieces` (with
+//! several heads: the pieces of the starting position, which set the heads' ranges),
+//! `scale` (hundredths of a man per unit of logit), and free-form provenance: `data`, `command`,
 //! `positions`, `loss` ... A reader checks the magic, the version, the length, the
 //! checksum, the architecture and the variant, and refuses the file with a message
 //! naming the first thing that is wrong.
 
-use super::network::{Network, INPUTS, L1, L2, L3};
+use super::network::{Head, Network, INPUTS, L1, L2, L3};
 
 /// The file's magic bytes.
 pub const MAGIC: &[u8; 8] = b"DAMANET\n";
@@ -25,6 +27,32 @@ pub const MAGIC: &[u8; 8] = b"DAMANET\n";
 pub const VERSION: u32 = 1;
 /// The architecture this build runs.
 pub const ARCHITECTURE: &str = "perspective 256x2 -> 2x128 crelu -> 32 crelu -> 32 crelu -> 1";
+
+/// Most heads a model may have.
+pub const MAX_HEADS: usize = 8;
+
+/// The architecture string of a network with `heads` heads.
+pub fn architecture(heads: usize) -> String {
+    if heads <= 1 {
+        ARCHITECTURE.to_string()
+    } else {
+        format!("{ARCHITECTURE}, {heads} heads by piece count")
+    }
+}
+
+/// The number of heads an architecture string names, if this build runs it.
+fn heads_of(arch: &str) -> Option<usize> {
+    if arch == ARCHITECTURE {
+        return Some(1);
+    }
+    let n: usize = arch
+        .strip_prefix(ARCHITECTURE)?
+        .strip_prefix(", ")?
+        .strip_suffix(" heads by piece count")?
+        .parse()
+        .ok()?;
+    (2..=MAX_HEADS).contains(&n).then_some(n)
+}
 
 /// A model: the network and its header.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,8 +97,10 @@ impl Cursor<'_> {
     }
 }
 
-/// Bytes of the weights.
-const WEIGHT_BYTES: usize = (INPUTS * L1 + L1 + 2 * L1 * L2 + L2 * L3 + L3) * 2 + (L2 + L3 + 1) * 4;
+/// Bytes of the first layer's weights.
+const FIRST_BYTES: usize = (INPUTS * L1 + L1) * 2;
+/// Bytes of one head's weights.
+const HEAD_BYTES: usize = (2 * L1 * L2 + L2 * L3 + L3) * 2 + (L2 + L3 + 1) * 4;
 
 impl Model {
     /// The value of a header key.
@@ -85,9 +115,12 @@ impl Model {
     pub fn new(variant: &str, net: Network, extra: Vec<(String, String)>) -> Model {
         let mut header = vec![
             ("variant".to_string(), variant.to_string()),
-            ("architecture".to_string(), ARCHITECTURE.to_string()),
+            ("architecture".to_string(), architecture(net.heads.len())),
             ("scale".to_string(), net.scale.to_string()),
         ];
+        if net.heads.len() > 1 {
+            header.push(("start-pieces".to_string(), net.start_pieces.to_string()));
+        }
         header.extend(extra);
         Model { header, net }
     }
@@ -98,7 +131,8 @@ impl Model {
         for (k, v) in &self.header {
             text.push_str(&format!("{k}: {}\n", v.replace('\n', " ")));
         }
-        let mut b = Vec::with_capacity(WEIGHT_BYTES + text.len() + 32);
+        let weight_bytes = FIRST_BYTES + self.net.heads.len() * HEAD_BYTES;
+        let mut b = Vec::with_capacity(weight_bytes + text.len() + 32);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
         b.extend_from_slice(&(text.len() as u32).to_le_bytes());
@@ -118,16 +152,18 @@ impl Model {
             i16s(&mut b, row);
         }
         i16s(&mut b, &n.b1);
-        for row in &n.w2 {
-            i16s(&mut b, row);
+        for h in &n.heads {
+            for row in &h.w2 {
+                i16s(&mut b, row);
+            }
+            i32s(&mut b, &h.b2);
+            for row in &h.w3 {
+                i16s(&mut b, row);
+            }
+            i32s(&mut b, &h.b3);
+            i16s(&mut b, &h.w4);
+            i32s(&mut b, &[h.b4]);
         }
-        i32s(&mut b, &n.b2);
-        for row in &n.w3 {
-            i16s(&mut b, row);
-        }
-        i32s(&mut b, &n.b3);
-        i16s(&mut b, &n.w4);
-        i32s(&mut b, &[n.b4]);
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
         b
@@ -145,23 +181,17 @@ impl Model {
             ));
         }
         let hlen = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-        let expected = 16usize
+        let text_end = 16usize
             .checked_add(hlen)
-            .and_then(|n| n.checked_add(WEIGHT_BYTES + 8))
-            .ok_or("header length out of range")?;
-        if bytes.len() != expected {
-            return Err(format!(
-                "the file has {} bytes, its header says {expected} (truncated or corrupt)",
-                bytes.len()
-            ));
-        }
-        let body = &bytes[..expected - 8];
-        let stored = u64::from_le_bytes(bytes[expected - 8..].try_into().expect("8 bytes"));
-        if fnv1a(body) != stored {
-            return Err("checksum mismatch (the file is corrupt)".into());
-        }
-        let text = std::str::from_utf8(&bytes[16..16 + hlen])
-            .map_err(|_| "the header is not UTF-8".to_string())?;
+            .filter(|&n| n <= bytes.len())
+            .ok_or_else(|| {
+                format!(
+                    "the file has {} bytes, its header says more (truncated or corrupt)",
+                    bytes.len()
+                )
+            })?;
+        let text = std::str::from_utf8(&bytes[16..text_end])
+            .map_err(|_| "the header is not UTF-8 (corrupt)".to_string())?;
         let mut header = Vec::new();
         for line in text.lines() {
             let (k, v) = line
@@ -177,10 +207,20 @@ impl Model {
                 .ok_or_else(|| format!("the header has no '{key}'"))
         };
         let arch = get("architecture")?;
-        if arch != ARCHITECTURE {
+        let heads = heads_of(arch).ok_or_else(|| {
+            format!("architecture '{arch}' is not one this build runs ('{ARCHITECTURE}', with 1 to {MAX_HEADS} heads)")
+        })?;
+        let expected = text_end + FIRST_BYTES + heads * HEAD_BYTES + 8;
+        if bytes.len() != expected {
             return Err(format!(
-                "architecture '{arch}' is not the one this build runs ('{ARCHITECTURE}')"
+                "the file has {} bytes, its header says {expected} (truncated or corrupt)",
+                bytes.len()
             ));
+        }
+        let body = &bytes[..expected - 8];
+        let stored = u64::from_le_bytes(bytes[expected - 8..].try_into().expect("8 bytes"));
+        if fnv1a(body) != stored {
+            return Err("checksum mismatch (the file is corrupt)".into());
         }
         let v = get("variant")?;
         if v != variant {
@@ -192,25 +232,37 @@ impl Model {
         if !(1..=100_000).contains(&scale) {
             return Err(format!("scale {scale} is out of range"));
         }
+        let start_pieces: u32 = if heads > 1 {
+            get("start-pieces")?
+                .parse()
+                .ok()
+                .filter(|n| (2..=64).contains(n))
+                .ok_or_else(|| "start-pieces is not a number of pieces".to_string())?
+        } else {
+            24
+        };
         let mut c = Cursor {
             bytes,
             at: 16 + hlen,
         };
-        let mut net = Network::zeros();
+        let mut net = Network::zeros_with(heads, start_pieces);
         for row in net.w1.iter_mut() {
             row.iter_mut().for_each(|x| *x = c.i16());
         }
         net.b1.iter_mut().for_each(|x| *x = c.i16());
-        for row in net.w2.iter_mut() {
-            row.iter_mut().for_each(|x| *x = c.i16());
+        for h in net.heads.iter_mut() {
+            let h: &mut Head = h;
+            for row in h.w2.iter_mut() {
+                row.iter_mut().for_each(|x| *x = c.i16());
+            }
+            h.b2.iter_mut().for_each(|x| *x = c.i32());
+            for row in h.w3.iter_mut() {
+                row.iter_mut().for_each(|x| *x = c.i16());
+            }
+            h.b3.iter_mut().for_each(|x| *x = c.i32());
+            h.w4.iter_mut().for_each(|x| *x = c.i16());
+            h.b4 = c.i32();
         }
-        net.b2.iter_mut().for_each(|x| *x = c.i32());
-        for row in net.w3.iter_mut() {
-            row.iter_mut().for_each(|x| *x = c.i16());
-        }
-        net.b3.iter_mut().for_each(|x| *x = c.i32());
-        net.w4.iter_mut().for_each(|x| *x = c.i16());
-        net.b4 = c.i32();
         debug_assert_eq!(c.at, expected - 8);
         net.scale = scale;
         Ok(Model { header, net })

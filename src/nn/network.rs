@@ -84,13 +84,9 @@ impl Default for Accumulator {
     }
 }
 
-/// A network with integer weights.
+/// The dense layers after the first: one set per bucket of the piece count.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Network {
-    /// First layer: one row of `L1` weights per input.
-    pub w1: Vec<[i16; L1]>,
-    /// First-layer biases.
-    pub b1: [i16; L1],
+pub struct Head {
     /// Second layer: one row of `2 * L1` weights per output.
     pub w2: Vec<[i16; 2 * L1]>,
     /// Second-layer biases (units 1/(QA*QB)).
@@ -103,6 +99,41 @@ pub struct Network {
     pub w4: [i16; L3],
     /// Output bias.
     pub b4: i32,
+}
+
+impl Head {
+    /// A head of zeros.
+    pub fn zeros() -> Head {
+        Head {
+            w2: vec![[0; 2 * L1]; L2],
+            b2: [0; L2],
+            w3: [[0; L2]; L3],
+            b3: [0; L3],
+            w4: [0; L3],
+            b4: 0,
+        }
+    }
+}
+
+/// The bucket (0-based) of a position with `on_board` pieces, for `buckets` buckets of
+/// a game that starts with `start` pieces: the piece counts `0..=start` cut into equal
+/// ranges, the fullest board in the last bucket.
+#[inline(always)]
+pub fn bucket_of(on_board: u32, buckets: usize, start: u32) -> usize {
+    ((on_board as usize * buckets) / (start as usize + 1)).min(buckets - 1)
+}
+
+/// A network with integer weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// First layer: one row of `L1` weights per input.
+    pub w1: Vec<[i16; L1]>,
+    /// First-layer biases.
+    pub b1: [i16; L1],
+    /// The dense layers, one set per piece-count bucket (at least one).
+    pub heads: Vec<Head>,
+    /// Pieces at the start of the variant's game (sets the bucket ranges).
+    pub start_pieces: u32,
     /// Hundredths of a man per unit of output logit.
     pub scale: i32,
 }
@@ -137,15 +168,16 @@ fn dense(x: &[i16; 2 * L1], w: &[[i16; 2 * L1]], out: &mut [i32; L2]) {
 impl Network {
     /// A network of zeros (scale 100): every position evaluates to 0.
     pub fn zeros() -> Network {
+        Network::zeros_with(1, 24)
+    }
+
+    /// A network of zeros with `buckets` heads for a game of `start_pieces` pieces.
+    pub fn zeros_with(buckets: usize, start_pieces: u32) -> Network {
         Network {
             w1: vec![[0; L1]; INPUTS],
             b1: [0; L1],
-            w2: vec![[0; 2 * L1]; L2],
-            b2: [0; L2],
-            w3: [[0; L2]; L3],
-            b3: [0; L3],
-            w4: [0; L3],
-            b4: 0,
+            heads: vec![Head::zeros(); buckets.max(1)],
+            start_pieces,
             scale: 100,
         }
     }
@@ -228,15 +260,23 @@ impl Network {
         out
     }
 
-    /// The output logit in units of 1/(QA*QB), for side `side` to move.
+    /// The head used for a position with `on_board` pieces.
+    #[inline(always)]
+    pub fn bucket(&self, on_board: u32) -> usize {
+        bucket_of(on_board, self.heads.len(), self.start_pieces)
+    }
+
+    /// The output logit in units of 1/(QA*QB), for side `side` to move, through the
+    /// head of a position with `on_board` pieces.
     #[inline]
-    pub fn forward(&self, acc: &Accumulator, side: Color) -> i32 {
+    pub fn forward(&self, acc: &Accumulator, side: Color, on_board: u32) -> i32 {
+        let head = &self.heads[self.bucket(on_board)];
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (checked just above).
-            return unsafe { self.forward_avx2(acc, side) };
+            return unsafe { Self::forward_avx2(head, acc, side) };
         }
-        self.forward_generic(acc, side)
+        Self::forward_generic(head, acc, side)
     }
 
     /// [`Network::forward`] compiled for AVX2.
@@ -245,7 +285,7 @@ impl Network {
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn forward_avx2(&self, acc: &Accumulator, side: Color) -> i32 {
+    unsafe fn forward_avx2(head: &Head, acc: &Accumulator, side: Color) -> i32 {
         use std::arch::x86_64::*;
         /// Eight row sums (each a vector of eight i32 partial sums) into one vector.
         #[inline(always)]
@@ -279,7 +319,7 @@ impl Network {
         for k0 in (0..L2).step_by(8) {
             let mut sums = [zero; 8];
             for (r, sum) in sums.iter_mut().enumerate() {
-                let row = self.w2[k0 + r].as_ptr();
+                let row = head.w2[k0 + r].as_ptr();
                 let mut a = zero;
                 for (i, xv) in x.iter().enumerate() {
                     // SAFETY: i * 16 + 16 <= 2 * L1, the row's length; unaligned load.
@@ -288,7 +328,7 @@ impl Network {
                 }
                 *sum = a;
             }
-            let b = _mm256_loadu_si256(self.b2.as_ptr().add(k0) as *const __m256i);
+            let b = _mm256_loadu_si256(head.b2.as_ptr().add(k0) as *const __m256i);
             let z = _mm256_srai_epi32(_mm256_add_epi32(reduce8(sums), b), 6);
             let h = _mm256_min_epi32(_mm256_max_epi32(z, zero), qa32);
             let mut out = [0i32; 8];
@@ -306,13 +346,13 @@ impl Network {
         for k0 in (0..L3).step_by(8) {
             let mut sums = [zero; 8];
             for (r, sum) in sums.iter_mut().enumerate() {
-                let row = self.w3[k0 + r].as_ptr();
+                let row = head.w3[k0 + r].as_ptr();
                 let w0 = _mm256_loadu_si256(row as *const __m256i);
                 let w1 = _mm256_loadu_si256(row.add(16) as *const __m256i);
                 *sum =
                     _mm256_add_epi32(_mm256_madd_epi16(h2v[0], w0), _mm256_madd_epi16(h2v[1], w1));
             }
-            let b = _mm256_loadu_si256(self.b3.as_ptr().add(k0) as *const __m256i);
+            let b = _mm256_loadu_si256(head.b3.as_ptr().add(k0) as *const __m256i);
             let z = _mm256_srai_epi32(_mm256_add_epi32(reduce8(sums), b), 6);
             let h = _mm256_min_epi32(_mm256_max_epi32(z, zero), qa32);
             let mut out = [0i32; 8];
@@ -321,15 +361,15 @@ impl Network {
                 h3[k0 + r] = out[r] as i16;
             }
         }
-        let mut out = self.b4;
+        let mut out = head.b4;
         for j in 0..L3 {
-            out += h3[j] as i32 * self.w4[j] as i32;
+            out += h3[j] as i32 * head.w4[j] as i32;
         }
         out
     }
 
     #[inline(always)]
-    fn forward_generic(&self, acc: &Accumulator, side: Color) -> i32 {
+    fn forward_generic(head: &Head, acc: &Accumulator, side: Color) -> i32 {
         let us = side.index();
         let mut x = [0i16; 2 * L1];
         for j in 0..L1 {
@@ -337,38 +377,39 @@ impl Network {
             x[L1 + j] = acc.v[1 - us][j].clamp(0, QA as i16);
         }
         let mut sums = [0i32; L2];
-        dense(&x, &self.w2, &mut sums);
+        dense(&x, &head.w2, &mut sums);
         let mut h2 = [0i16; L2];
         for k in 0..L2 {
-            h2[k] = ((sums[k] + self.b2[k]) >> 6).clamp(0, QA) as i16;
+            h2[k] = ((sums[k] + head.b2[k]) >> 6).clamp(0, QA) as i16;
         }
         let mut h3 = [0i16; L3];
         for (k, h) in h3.iter_mut().enumerate() {
-            let row = &self.w3[k];
+            let row = &head.w3[k];
             let mut s = 0i32;
             for j in 0..L2 {
                 s += h2[j] as i32 * row[j] as i32;
             }
-            *h = ((s + self.b3[k]) >> 6).clamp(0, QA) as i16;
+            *h = ((s + head.b3[k]) >> 6).clamp(0, QA) as i16;
         }
-        let mut out = self.b4;
+        let mut out = head.b4;
         for j in 0..L3 {
-            out += h3[j] as i32 * self.w4[j] as i32;
+            out += h3[j] as i32 * head.w4[j] as i32;
         }
         out
     }
 
-    /// The evaluation in hundredths of a man for the side to move, from the sums.
+    /// The evaluation in hundredths of a man for the side to move, from the sums of a
+    /// position with `on_board` pieces.
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
-        let out = self.forward(acc, side) as i64;
+    pub fn evaluate(&self, acc: &Accumulator, side: Color, on_board: u32) -> i32 {
+        let out = self.forward(acc, side, on_board) as i64;
         let s = out * self.scale as i64 / (QA * QB) as i64;
         s.clamp(-20_000, 20_000) as i32
     }
 
     /// The evaluation of `pos` from scratch (no incremental sums).
     pub fn evaluate_position<R: Rules>(&self, pos: &Position<R>) -> i32 {
-        self.evaluate(&self.refresh(pos), pos.side())
+        self.evaluate(&self.refresh(pos), pos.side(), pos.occupied().count())
     }
 }
 
@@ -382,7 +423,32 @@ mod tests {
     #[test]
     fn forward_paths_agree() {
         let mut rng = StdRng::seed_from_u64(9);
-        let mut net = Network::zeros();
+        let mut net = Network::zeros_with(3, 24);
+        for head in net.heads.iter_mut() {
+            randomize(head, &mut rng);
+        }
+        for _ in 0..500 {
+            let mut acc = Accumulator::default();
+            for p in acc.v.iter_mut() {
+                p.iter_mut().for_each(|x| *x = rng.gen_range(-300..400));
+            }
+            let on_board = rng.gen_range(2..=24);
+            let head = &net.heads[net.bucket(on_board)];
+            for side in Color::ALL {
+                assert_eq!(
+                    net.forward(&acc, side, on_board),
+                    Network::forward_generic(head, &acc, side)
+                );
+            }
+        }
+        // The buckets cut 0..=24 pieces into three equal ranges.
+        let b: Vec<usize> = (0..=24).map(|n| net.bucket(n)).collect();
+        assert_eq!(b.iter().filter(|&&x| x == 0).count(), 9);
+        assert_eq!(b.iter().filter(|&&x| x == 2).count(), 8);
+        assert!(b.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    fn randomize(net: &mut Head, rng: &mut StdRng) {
         for row in net.w2.iter_mut() {
             row.iter_mut().for_each(|x| *x = rng.gen_range(-500..500));
         }
@@ -399,14 +465,5 @@ mod tests {
             .iter_mut()
             .for_each(|x| *x = rng.gen_range(-90_000..90_000));
         net.b4 = rng.gen_range(-90_000..90_000);
-        for _ in 0..500 {
-            let mut acc = Accumulator::default();
-            for p in acc.v.iter_mut() {
-                p.iter_mut().for_each(|x| *x = rng.gen_range(-300..400));
-            }
-            for side in Color::ALL {
-                assert_eq!(net.forward(&acc, side), net.forward_generic(&acc, side));
-            }
-        }
     }
 }

@@ -15,7 +15,7 @@
 #![allow(clippy::needless_range_loop)] // parallel arrays of weights and gradients
 
 use super::data::Record;
-use super::network::{Network, INPUTS, L1, L2, L3, QA, QB};
+use super::network::{bucket_of, Network, INPUTS, L1, L2, L3, QA, QB};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -51,6 +51,10 @@ pub struct TrainConfig {
     /// the variants whose board and rules have that symmetry (dameo and croda, see
     /// [`mirror_symmetric`]), it doubles the data for free.
     pub mirror: bool,
+    /// Heads (sets of dense layers) chosen by the piece count; 1 is a plain network.
+    pub heads: usize,
+    /// Pieces at the start of the variant's game (the heads' ranges).
+    pub start_pieces: u32,
 }
 
 impl Default for TrainConfig {
@@ -65,6 +69,8 @@ impl Default for TrainConfig {
             seed: 1,
             validation_every: 20,
             mirror: false,
+            heads: 1,
+            start_pieces: 24,
         }
     }
 }
@@ -143,11 +149,9 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
     (lo + hi) / 2.0
 }
 
-/// The float network.
+/// The float dense layers of one head (see [`crate::nn::network::Head`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct FloatNet {
-    w1: Vec<[f32; L1]>,
-    b1: [f32; L1],
+pub struct FloatHead {
     w2: Vec<[f32; 2 * L1]>,
     b2: [f32; L2],
     w3: [[f32; L2]; L3],
@@ -156,11 +160,9 @@ pub struct FloatNet {
     b4: f32,
 }
 
-impl FloatNet {
-    fn zeros() -> FloatNet {
-        FloatNet {
-            w1: vec![[0.0; L1]; INPUTS],
-            b1: [0.0; L1],
+impl FloatHead {
+    fn zeros() -> FloatHead {
+        FloatHead {
             w2: vec![[0.0; 2 * L1]; L2],
             b2: [0.0; L2],
             w3: [[0.0; L2]; L3],
@@ -170,37 +172,7 @@ impl FloatNet {
         }
     }
 
-    /// Random initial weights from `seed`.
-    pub fn random(seed: u64) -> FloatNet {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let mut n = FloatNet::zeros();
-        let mut u = |a: f32| rng.gen_range(-a..a);
-        for row in n.w1.iter_mut() {
-            row.iter_mut().for_each(|x| *x = u(0.15));
-        }
-        n.b1.iter_mut().for_each(|x| *x = 0.25 + u(0.25));
-        let a2 = (6.0f32 / (2 * L1) as f32).sqrt();
-        for row in n.w2.iter_mut() {
-            row.iter_mut().for_each(|x| *x = u(a2));
-        }
-        let a3 = (6.0f32 / L2 as f32).sqrt();
-        for row in n.w3.iter_mut() {
-            row.iter_mut().for_each(|x| *x = u(a3));
-        }
-        let a4 = (6.0f32 / L3 as f32).sqrt();
-        n.w4.iter_mut().for_each(|x| *x = u(a4) * 0.5);
-        n
-    }
-
-    /// Applies `f` to every parameter of `self` with the matching one of `other`.
-    fn zip_mut(&mut self, other: &FloatNet, mut f: impl FnMut(&mut f32, f32)) {
-        for (a, b) in self.w1.iter_mut().zip(&other.w1) {
-            a.iter_mut().zip(b).for_each(|(x, y)| f(x, *y));
-        }
-        self.b1
-            .iter_mut()
-            .zip(&other.b1)
-            .for_each(|(x, y)| f(x, *y));
+    fn zip_mut(&mut self, other: &FloatHead, f: &mut impl FnMut(&mut f32, f32)) {
         for (a, b) in self.w2.iter_mut().zip(&other.w2) {
             a.iter_mut().zip(b).for_each(|(x, y)| f(x, *y));
         }
@@ -220,6 +192,81 @@ impl FloatNet {
             .zip(&other.w4)
             .for_each(|(x, y)| f(x, *y));
         f(&mut self.b4, other.b4);
+    }
+}
+
+/// The float network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    w1: Vec<[f32; L1]>,
+    b1: [f32; L1],
+    heads: Vec<FloatHead>,
+    start_pieces: u32,
+}
+
+impl FloatNet {
+    fn zeros_like(other: &FloatNet) -> FloatNet {
+        FloatNet {
+            w1: vec![[0.0; L1]; INPUTS],
+            b1: [0.0; L1],
+            heads: vec![FloatHead::zeros(); other.heads.len()],
+            start_pieces: other.start_pieces,
+        }
+    }
+
+    /// Random initial weights from `seed`, one head.
+    pub fn random(seed: u64) -> FloatNet {
+        FloatNet::random_with(seed, 1, 24)
+    }
+
+    /// Random initial weights from `seed`, with `heads` heads chosen by the piece count
+    /// of a game that starts with `start_pieces` pieces.
+    pub fn random_with(seed: u64, heads: usize, start_pieces: u32) -> FloatNet {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut n = FloatNet {
+            w1: vec![[0.0; L1]; INPUTS],
+            b1: [0.0; L1],
+            heads: vec![FloatHead::zeros(); heads.max(1)],
+            start_pieces,
+        };
+        let mut u = |a: f32| rng.gen_range(-a..a);
+        for row in n.w1.iter_mut() {
+            row.iter_mut().for_each(|x| *x = u(0.15));
+        }
+        n.b1.iter_mut().for_each(|x| *x = 0.25 + u(0.25));
+        for h in n.heads.iter_mut() {
+            let a2 = (6.0f32 / (2 * L1) as f32).sqrt();
+            for row in h.w2.iter_mut() {
+                row.iter_mut().for_each(|x| *x = u(a2));
+            }
+            let a3 = (6.0f32 / L2 as f32).sqrt();
+            for row in h.w3.iter_mut() {
+                row.iter_mut().for_each(|x| *x = u(a3));
+            }
+            let a4 = (6.0f32 / L3 as f32).sqrt();
+            h.w4.iter_mut().for_each(|x| *x = u(a4) * 0.5);
+        }
+        n
+    }
+
+    /// Applies `f` to every parameter of `self` with the matching one of `other`.
+    fn zip_mut(&mut self, other: &FloatNet, mut f: impl FnMut(&mut f32, f32)) {
+        for (a, b) in self.w1.iter_mut().zip(&other.w1) {
+            a.iter_mut().zip(b).for_each(|(x, y)| f(x, *y));
+        }
+        self.b1
+            .iter_mut()
+            .zip(&other.b1)
+            .for_each(|(x, y)| f(x, *y));
+        for (a, b) in self.heads.iter_mut().zip(&other.heads) {
+            a.zip_mut(b, &mut f);
+        }
+    }
+
+    /// The head a sample goes through.
+    #[inline]
+    fn bucket(&self, s: &Sample) -> usize {
+        bucket_of(s.feats.len() as u32, self.heads.len(), self.start_pieces)
     }
 
     /// The output logit of a sample, with the intermediate values when `tape` is given.
@@ -241,30 +288,32 @@ impl FloatNet {
             x[j] = acc[us][j].clamp(0.0, 1.0);
             x[L1 + j] = acc[them][j].clamp(0.0, 1.0);
         }
+        let bucket = self.bucket(s);
+        let h = &self.heads[bucket];
         let mut z2 = [0.0f32; L2];
         let mut h2 = [0.0f32; L2];
         for k in 0..L2 {
-            let row = &self.w2[k];
+            let row = &h.w2[k];
             let mut sum = 0.0f32;
             for j in 0..2 * L1 {
                 sum += row[j] * x[j];
             }
-            z2[k] = sum + self.b2[k];
+            z2[k] = sum + h.b2[k];
             h2[k] = z2[k].clamp(0.0, 1.0);
         }
         let mut z3 = [0.0f32; L3];
         let mut h3 = [0.0f32; L3];
         for k in 0..L3 {
-            let mut sum = self.b3[k];
+            let mut sum = h.b3[k];
             for j in 0..L2 {
-                sum += self.w3[k][j] * h2[j];
+                sum += h.w3[k][j] * h2[j];
             }
             z3[k] = sum;
             h3[k] = sum.clamp(0.0, 1.0);
         }
-        let mut y = self.b4;
+        let mut y = h.b4;
         for k in 0..L3 {
-            y += self.w4[k] * h3[k];
+            y += h.w4[k] * h3[k];
         }
         if let Some(t) = tape {
             t.acc = acc;
@@ -274,6 +323,7 @@ impl FloatNet {
             t.z3 = z3;
             t.h3 = h3;
             t.us = us;
+            t.bucket = bucket;
         }
         y
     }
@@ -284,12 +334,14 @@ impl FloatNet {
         let p = sigmoid(y);
         let loss = (p - s.target) * (p - s.target);
         let dy = 2.0 * (p - s.target) * p * (1.0 - p);
-        g.b4 += dy;
+        let h = &self.heads[t.bucket];
+        let gh = &mut g.heads[t.bucket];
+        gh.b4 += dy;
         let mut dz3 = [0.0f32; L3];
         for k in 0..L3 {
-            g.w4[k] += dy * t.h3[k];
+            gh.w4[k] += dy * t.h3[k];
             if t.z3[k] > 0.0 && t.z3[k] < 1.0 {
-                dz3[k] = dy * self.w4[k];
+                dz3[k] = dy * h.w4[k];
             }
         }
         let mut dh2 = [0.0f32; L2];
@@ -297,10 +349,10 @@ impl FloatNet {
             if dz3[k] == 0.0 {
                 continue;
             }
-            g.b3[k] += dz3[k];
+            gh.b3[k] += dz3[k];
             for j in 0..L2 {
-                g.w3[k][j] += dz3[k] * t.h2[j];
-                dh2[j] += dz3[k] * self.w3[k][j];
+                gh.w3[k][j] += dz3[k] * t.h2[j];
+                dh2[j] += dz3[k] * h.w3[k][j];
             }
         }
         let mut dx = [0.0f32; 2 * L1];
@@ -309,9 +361,9 @@ impl FloatNet {
                 continue;
             }
             let d = dh2[k];
-            g.b2[k] += d;
-            let row = &self.w2[k];
-            let grow = &mut g.w2[k];
+            gh.b2[k] += d;
+            let row = &h.w2[k];
+            let grow = &mut gh.w2[k];
             for j in 0..2 * L1 {
                 grow[j] += d * t.x[j];
                 dx[j] += d * row[j];
@@ -347,7 +399,7 @@ impl FloatNet {
     /// The integer network (`scale` hundredths of a man per logit).
     pub fn quantize(&self, scale: f32) -> Network {
         let q = |x: f32, m: i32| (x * m as f32).round() as i32;
-        let mut n = Network::zeros();
+        let mut n = Network::zeros_with(self.heads.len(), self.start_pieces);
         for (dst, src) in n.w1.iter_mut().zip(&self.w1) {
             for j in 0..L1 {
                 dst[j] = q(src[j], QA) as i16;
@@ -356,22 +408,24 @@ impl FloatNet {
         for j in 0..L1 {
             n.b1[j] = q(self.b1[j], QA) as i16;
         }
-        for (dst, src) in n.w2.iter_mut().zip(&self.w2) {
-            for j in 0..2 * L1 {
-                dst[j] = q(src[j], QB) as i16;
+        for (nh, h) in n.heads.iter_mut().zip(&self.heads) {
+            for (dst, src) in nh.w2.iter_mut().zip(&h.w2) {
+                for j in 0..2 * L1 {
+                    dst[j] = q(src[j], QB) as i16;
+                }
             }
-        }
-        for k in 0..L2 {
-            n.b2[k] = q(self.b2[k], QA * QB);
-        }
-        for k in 0..L3 {
-            for j in 0..L2 {
-                n.w3[k][j] = q(self.w3[k][j], QB) as i16;
+            for k in 0..L2 {
+                nh.b2[k] = q(h.b2[k], QA * QB);
             }
-            n.b3[k] = q(self.b3[k], QA * QB);
-            n.w4[k] = q(self.w4[k], QB) as i16;
+            for k in 0..L3 {
+                for j in 0..L2 {
+                    nh.w3[k][j] = q(h.w3[k][j], QB) as i16;
+                }
+                nh.b3[k] = q(h.b3[k], QA * QB);
+                nh.w4[k] = q(h.w4[k], QB) as i16;
+            }
+            nh.b4 = q(h.b4, QA * QB);
         }
-        n.b4 = q(self.b4, QA * QB);
         n.scale = scale.round().max(1.0) as i32;
         n
     }
@@ -386,6 +440,7 @@ struct Tape {
     z3: [f32; L3],
     h3: [f32; L3],
     us: usize,
+    bucket: usize,
 }
 
 impl Tape {
@@ -398,6 +453,7 @@ impl Tape {
             z3: [0.0; L3],
             h3: [0.0; L3],
             us: 0,
+            bucket: 0,
         }
     }
 }
@@ -504,11 +560,11 @@ pub fn train(
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Trained {
     let (train, valid, scale) = prepare(records, cfg);
-    let mut net = FloatNet::random(cfg.seed);
+    let mut net = FloatNet::random_with(cfg.seed, cfg.heads, cfg.start_pieces);
     let initial_validation_loss = mean_loss(&net, &valid);
     let initial_train_loss = mean_loss(&net, &train);
-    let mut m = FloatNet::zeros();
-    let mut v = FloatNet::zeros();
+    let mut m = FloatNet::zeros_like(&net);
+    let mut v = FloatNet::zeros_like(&net);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
@@ -524,7 +580,7 @@ pub fn train(
             let parts: Vec<(FloatNet, f64)> = idx
                 .par_chunks(chunk)
                 .map(|c| {
-                    let mut g = FloatNet::zeros();
+                    let mut g = FloatNet::zeros_like(&net);
                     let mut tape = Tape::new();
                     let mut l = 0.0f64;
                     for &i in c {
@@ -533,7 +589,7 @@ pub fn train(
                     (g, l)
                 })
                 .collect();
-            let mut grad = FloatNet::zeros();
+            let mut grad = FloatNet::zeros_like(&net);
             for (g, l) in &parts {
                 grad.zip_mut(g, |a, b| *a += b);
                 loss_sum += l;
@@ -583,16 +639,18 @@ fn clip(n: &mut FloatNet) {
     }
     n.b1.iter_mut()
         .for_each(|x| *x = x.clamp(-W1_BOUND, W1_BOUND));
-    for row in n.w2.iter_mut() {
-        row.iter_mut()
+    for h in n.heads.iter_mut() {
+        for row in h.w2.iter_mut() {
+            row.iter_mut()
+                .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
+        }
+        for row in h.w3.iter_mut() {
+            row.iter_mut()
+                .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
+        }
+        h.w4.iter_mut()
             .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
     }
-    for row in n.w3.iter_mut() {
-        row.iter_mut()
-            .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
-    }
-    n.w4.iter_mut()
-        .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
 }
 
 /// Mean absolute difference, in hundredths of a man, between the float network's and
@@ -618,7 +676,7 @@ pub fn quantization_error(float: &FloatNet, int: &Network, scale: f32, samples: 
         } else {
             crate::types::Color::White
         };
-        let yi = int.evaluate(&acc, side) as f32;
+        let yi = int.evaluate(&acc, side, s.feats.len() as u32) as f32;
         sum += (yf - yi).abs() as f64;
     }
     sum / samples.len() as f64

@@ -513,7 +513,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             Evaluation::Classic(w) => evaluate(pos, w),
             Evaluation::Net(n) => {
                 debug_assert_eq!(self.accs[ply], n.refresh(pos));
-                n.evaluate(&self.accs[ply], pos.side())
+                n.evaluate(&self.accs[ply], pos.side(), pos.occupied().count())
             }
         }
     }
