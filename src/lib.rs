@@ -31,6 +31,7 @@ pub mod movegen;
 pub mod moves;
 pub mod nn;
 pub mod notation;
+pub mod opening;
 pub mod pdn;
 pub mod perft;
 pub mod position;

@@ -6,14 +6,13 @@
 use crate::engine::Engine;
 use crate::eval::Weights;
 use crate::game::{Game, Outcome};
-use crate::movegen;
-use crate::position::Position;
+use crate::opening::{is_level, random_line, scores_even};
 use crate::rules::Rules;
 use crate::stats::Tally;
 use crate::time::Limits;
 use crate::types::Color;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -58,37 +57,14 @@ pub struct Record<R: Rules> {
 pub fn openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Game<R>> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut engine = Engine::<R>::new(1, 1);
-    let shallow = Limits {
-        depth: Some(4),
-        ..Default::default()
-    };
     let mut out = Vec::with_capacity(count);
     let mut tries = 0;
     while out.len() < count && tries < count * 1000 {
         tries += 1;
-        let mut game = Game::new(Position::<R>::start());
-        let mut ok = true;
-        for _ in 0..plies {
-            let moves = movegen::legal_moves(game.position());
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            let mv = moves[rng.gen_range(0..moves.len())];
-            game.play(&mv);
-        }
-        let pos = *game.position();
-        if !ok || !movegen::has_moves(&pos) || movegen::has_capture(&pos) {
+        let Some(game) = random_line::<R>(&mut rng, plies) else {
             continue;
-        }
-        let material = |c: Color| pos.men(c).count() + 2 * pos.kings(c).count();
-        if material(Color::White) != material(Color::Black) {
-            continue;
-        }
-        engine.new_game();
-        engine.set_game(game.clone());
-        let r = engine.search(&shallow, 1, &|_| {});
-        if r.lines.first().is_some_and(|l| l.score.abs() <= 40) {
+        };
+        if is_level(game.position()) && scores_even(&mut engine, &game) {
             out.push(game);
         }
     }

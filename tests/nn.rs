@@ -172,8 +172,8 @@ fn model_file_round_trip_and_damage() {
 
 #[test]
 fn shipped_models_read() {
-    assert!(dama::nn::check_shipped::<Dameo>().is_ok());
-    assert!(dama::nn::check_shipped::<Croda>().is_ok());
+    assert_eq!(dama::nn::check_shipped::<Dameo>(), Ok(true));
+    assert_eq!(dama::nn::check_shipped::<Croda>(), Ok(true));
     assert_eq!(dama::nn::check_shipped::<Scandinavian>(), Ok(true));
     assert!(dama::nn::check_shipped::<BoyerParton>().is_ok());
     assert_eq!(dama::nn::check_shipped::<English>(), Ok(true));

@@ -208,14 +208,17 @@ fn handshake_and_parameters() {
     );
     // evaluation=nn does not carry over to a variant without a network: the change
     // is refused and nothing changes.
-    let e = h.ask("set-param name=variant value=dameo");
-    assert!(e.contains("no network is shipped for dameo"), "{e}");
+    let e = h.ask("set-param name=variant value=boyer-parton");
+    assert!(e.contains("no network is shipped for boyer-parton"), "{e}");
     assert!(h.ask("show").starts_with("position variant=english "));
-    h.send("set-param name=evaluation value=default");
+    // It does carry over to one with a network.
     h.send("set-param name=variant value=dameo");
     assert!(h.ask("show").starts_with("position variant=dameo "));
+    h.send("set-param name=evaluation value=default");
+    h.send("set-param name=variant value=boyer-parton");
+    assert!(h.ask("show").starts_with("position variant=boyer-parton "));
     let e = h.ask("set-param name=evaluation value=nn");
-    assert!(e.contains("no network is shipped for dameo"), "{e}");
+    assert!(e.contains("no network is shipped for boyer-parton"), "{e}");
     h.send("set-param name=variant value=english");
     let e = h.ask("set-param name=evaluation value=/nonexistent/dama.nnue");
     assert!(

@@ -9,12 +9,13 @@ use crate::evaluation::Evaluation;
 use crate::game::Game;
 use crate::movegen;
 use crate::nn::data::{Record, Writer};
+use crate::opening::{is_level, random_line, scores_even};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::time::Limits;
 use crate::types::Color;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// Scores beyond this (forced wins) are written as this.
 pub const SCORE_CLAMP: i32 = 10_000;
@@ -38,44 +39,20 @@ pub struct GenConfig {
 
 /// A random balanced opening for game `index`: `plies` random legal plies, kept when the
 /// material is level, no capture is pending and a depth-4 search scores it within 0.4
-/// men of equal (after 200 tries, the last legal one is taken).
+/// men of equal (after 200 tries, the first legal one is taken).
 pub fn opening<R: Rules>(engine: &mut Engine<R>, plies: usize, seed: u64, index: u32) -> Game<R> {
     let mut rng =
         StdRng::seed_from_u64(seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let shallow = Limits {
-        depth: Some(4),
-        ..Default::default()
-    };
     let mut fallback = None;
     for _ in 0..200 {
-        let mut game = Game::new(Position::<R>::start());
-        let mut ok = true;
-        for _ in 0..plies {
-            let moves = movegen::legal_moves(game.position());
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            let mv = moves[rng.gen_range(0..moves.len())];
-            game.play(&mv);
-        }
-        let pos = *game.position();
-        if !ok || !movegen::has_moves(&pos) || game.outcome().is_some() {
+        let Some(game) = random_line::<R>(&mut rng, plies) else {
             continue;
-        }
-        if movegen::has_capture(&pos) {
+        };
+        if !is_level(game.position()) {
             fallback.get_or_insert(game);
             continue;
         }
-        let material = |c: Color| pos.men(c).count() + 2 * pos.kings(c).count();
-        if material(Color::White) != material(Color::Black) {
-            fallback.get_or_insert(game);
-            continue;
-        }
-        engine.new_game();
-        engine.set_game(game.clone());
-        let r = engine.search(&shallow, 1, &|_| {});
-        if r.lines.first().is_some_and(|l| l.score.abs() <= 40) {
+        if scores_even(engine, &game) {
             return game;
         }
         fallback.get_or_insert(game);

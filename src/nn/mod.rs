@@ -18,6 +18,8 @@ use std::sync::OnceLock;
 /// The bytes of the model shipped for `variant`, if any.
 fn shipped_bytes(variant: &str) -> Option<&'static [u8]> {
     match variant {
+        "dameo" => Some(include_bytes!("models/dameo.nnue")),
+        "croda" => Some(include_bytes!("models/croda.nnue")),
         "english" => Some(include_bytes!("models/english.nnue")),
         "scandinavian" => Some(include_bytes!("models/scandinavian.nnue")),
         _ => None,
