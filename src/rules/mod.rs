@@ -58,6 +58,10 @@ pub trait Rules:
     const NUMERIC_SQUARES: bool;
     /// E7: plies without a capture after which the game is drawn, if the rules have one.
     const NO_CAPTURE_DRAW_PLIES: Option<u32>;
+    /// Search setting, not a rule: quiet plies per line that the quiescence search may
+    /// spend meeting the opponent's pending captures. Kept per variant only where a
+    /// match showed it pays (README, "Learned evaluation").
+    const QUIESCENCE_THREAT_PLIES: u32 = 1;
 }
 
 /// Squares `a1`-style list as a bitboard, for writing start positions as data.

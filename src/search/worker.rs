@@ -14,9 +14,6 @@ use crate::time::{Limits, TimeManager};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, MoveHint, TranspositionTable};
 use std::sync::atomic::Ordering as AtomicOrdering;
 
-/// Quiet plies the quiescence search may spend on meeting threats, per line.
-const THREAT_PLIES: u32 = 1;
-
 /// Nodes between two looks at the clock, the stop flag and the node limit.
 const CHECK_EVERY: u64 = 1024;
 
@@ -444,8 +441,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             // A quiet position where the opponent threatens to capture is not
             // evaluated as it stands: every move is tried, so that the threat is met
-            // or carried out (THREAT_PLIES times per line at most).
-            if threat_plies < THREAT_PLIES
+            // or carried out (`R::QUIESCENCE_THREAT_PLIES` times per line at most).
+            if threat_plies < R::QUIESCENCE_THREAT_PLIES
                 && ply < MAX_PLY - 4
                 && movegen::has_capture_for(pos, pos.side().opponent())
             {
