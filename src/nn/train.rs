@@ -174,25 +174,21 @@ impl FloatHead {
 
     fn zip_mut(&mut self, other: &FloatHead, f: &mut impl FnMut(&mut f32, f32)) {
         for (a, b) in self.w2.iter_mut().zip(&other.w2) {
-            a.iter_mut().zip(b).for_each(|(x, y)| f(x, *y));
+            zip(a, b, f);
         }
-        self.b2
-            .iter_mut()
-            .zip(&other.b2)
-            .for_each(|(x, y)| f(x, *y));
+        zip(&mut self.b2, &other.b2, f);
         for (a, b) in self.w3.iter_mut().zip(&other.w3) {
-            a.iter_mut().zip(b).for_each(|(x, y)| f(x, *y));
+            zip(a, b, f);
         }
-        self.b3
-            .iter_mut()
-            .zip(&other.b3)
-            .for_each(|(x, y)| f(x, *y));
-        self.w4
-            .iter_mut()
-            .zip(&other.w4)
-            .for_each(|(x, y)| f(x, *y));
+        zip(&mut self.b3, &other.b3, f);
+        zip(&mut self.w4, &other.w4, f);
         f(&mut self.b4, other.b4);
     }
+}
+
+/// Applies `f` to each parameter of `a` with the matching one of `b`.
+fn zip(a: &mut [f32], b: &[f32], f: &mut impl FnMut(&mut f32, f32)) {
+    a.iter_mut().zip(b).for_each(|(x, y)| f(x, *y));
 }
 
 /// The float network.
@@ -206,11 +202,15 @@ pub struct FloatNet {
 
 impl FloatNet {
     fn zeros_like(other: &FloatNet) -> FloatNet {
+        FloatNet::zeros(other.heads.len(), other.start_pieces)
+    }
+
+    fn zeros(heads: usize, start_pieces: u32) -> FloatNet {
         FloatNet {
             w1: vec![[0.0; L1]; INPUTS],
             b1: [0.0; L1],
-            heads: vec![FloatHead::zeros(); other.heads.len()],
-            start_pieces: other.start_pieces,
+            heads: vec![FloatHead::zeros(); heads.max(1)],
+            start_pieces,
         }
     }
 
@@ -223,12 +223,7 @@ impl FloatNet {
     /// of a game that starts with `start_pieces` pieces.
     pub fn random_with(seed: u64, heads: usize, start_pieces: u32) -> FloatNet {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut n = FloatNet {
-            w1: vec![[0.0; L1]; INPUTS],
-            b1: [0.0; L1],
-            heads: vec![FloatHead::zeros(); heads.max(1)],
-            start_pieces,
-        };
+        let mut n = FloatNet::zeros(heads, start_pieces);
         let mut u = |a: f32| rng.gen_range(-a..a);
         for row in n.w1.iter_mut() {
             row.iter_mut().for_each(|x| *x = u(0.15));
@@ -252,12 +247,9 @@ impl FloatNet {
     /// Applies `f` to every parameter of `self` with the matching one of `other`.
     fn zip_mut(&mut self, other: &FloatNet, mut f: impl FnMut(&mut f32, f32)) {
         for (a, b) in self.w1.iter_mut().zip(&other.w1) {
-            a.iter_mut().zip(b).for_each(|(x, y)| f(x, *y));
+            zip(a, b, &mut f);
         }
-        self.b1
-            .iter_mut()
-            .zip(&other.b1)
-            .for_each(|(x, y)| f(x, *y));
+        zip(&mut self.b1, &other.b1, &mut f);
         for (a, b) in self.heads.iter_mut().zip(&other.heads) {
             a.zip_mut(b, &mut f);
         }
