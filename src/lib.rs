@@ -19,6 +19,7 @@ pub mod atomic_file;
 pub mod bench;
 pub mod bitboard;
 pub mod cli;
+pub mod egdb;
 pub mod engine;
 pub mod eval;
 pub mod evaluation;

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod analyze;
 mod bench;
+mod egdb;
 mod gen;
 mod matches;
 mod perft;
@@ -19,6 +20,7 @@ mod tune;
 
 pub use analyze::AnalyzeArgs;
 pub use bench::BenchArgs;
+pub use egdb::EgdbArgs;
 pub use gen::GenArgs;
 pub use matches::MatchArgs;
 pub use perft::PerftArgs;
@@ -84,6 +86,10 @@ pub enum Command {
     /// Train the learned evaluation on `dama gen` data and write a model file.
     #[command(after_help = train::TRAIN_HELP)]
     Train(TrainArgs),
+    /// Endgame databases: build them by retrograde analysis, probe a position, verify
+    /// the files.
+    #[command(after_help = egdb::EGDB_HELP)]
+    Egdb(EgdbArgs),
 }
 
 pub(crate) fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -103,6 +109,7 @@ pub fn run() -> i32 {
         Command::Match(args) => with_variant!(args.variant, R => matches::run::<R>(&args)),
         Command::Gen(args) => with_variant!(args.variant, R => gen::run_gen::<R>(&args)),
         Command::Train(args) => with_variant!(args.variant, R => train::run_train::<R>(&args)),
+        Command::Egdb(args) => with_variant!(egdb::variant_of(&args), R => egdb::run::<R>(&args)),
     }
 }
 

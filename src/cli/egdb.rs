@@ -1,0 +1,310 @@
+//! `dama egdb`: build, probe and verify the endgame databases.
+
+use crate::egdb::builder::{build_all, BuildEvent};
+use crate::egdb::verify::verify_slice;
+use crate::egdb::{default_dir, Material, Tables, Value};
+use crate::fen::parse_fen;
+use crate::notation::move_text;
+use crate::progress::Progress;
+use crate::rules::Rules;
+use crate::variant::Variant;
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::parse_variant;
+
+pub(super) const EGDB_HELP: &str = "\
+Examples:
+  dama egdb build --variant scandinavian --pieces 4
+  dama egdb probe --variant english --fen 'B:WK30:BK4,K1' --json
+  dama egdb verify --variant croda
+
+Values are win, draw or loss for the side to move with the distance to conversion: the
+plies until the next capture or promotion that keeps the win (the winner hurries, the
+loser delays; a lost position without a move is 'loss in 0'). The draw counters are
+ignored: no 100-ply rule (E7), a repetition is a draw.
+
+Files: DIR/<variant>/<wm><wk><bm><bk>.egdb, one per slice (men and kings of White and
+of Black, in the orientation where White has at least Black's material); both sides to
+move are in the one file. DIR is --dir, else $DAMA_EGDB_DIR, else
+$XDG_DATA_HOME/dama/egdb, else ~/.local/share/dama/egdb.";
+
+/// Arguments of `dama egdb`.
+#[derive(Args, Debug)]
+pub struct EgdbArgs {
+    /// What to do with the databases.
+    #[command(subcommand)]
+    pub command: EgdbCommand,
+}
+
+/// The `dama egdb` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum EgdbCommand {
+    /// Solve every slice of up to N pieces by retrograde analysis and write the files;
+    /// slices already built are kept (a stopped build resumes).
+    Build(BuildArgs),
+    /// Print the database value of a position and of each of its moves.
+    Probe(ProbeArgs),
+    /// Check that every stored value equals the value its successors give.
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `dama egdb build`.
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// Rule set: dameo, croda, scandinavian, boyer-parton or english.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Largest number of pieces on the board (both sides, men and kings).
+    #[arg(long, short = 'p', value_parser = clap::value_parser!(u32).range(2..=8))]
+    pub pieces: u32,
+    /// Database directory (default: see below).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Threads (default: all cores).
+    #[arg(long, short = 't', value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+/// Arguments of `dama egdb probe`.
+#[derive(Args, Debug)]
+pub struct ProbeArgs {
+    /// Rule set: dameo, croda, scandinavian, boyer-parton or english.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// The position, a PDN FEN.
+    #[arg(long)]
+    pub fen: String,
+    /// Database directory (default: see below).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `dama egdb verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// Rule set: dameo, croda, scandinavian, boyer-parton or english.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Check only the slices of at most this many pieces (default: all found).
+    #[arg(long, short = 'p')]
+    pub pieces: Option<u32>,
+    /// Database directory (default: see below).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Threads (default: all cores).
+    #[arg(long, short = 't', value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+/// Runs `dama egdb`.
+pub(super) fn run<R: Rules>(args: &EgdbArgs) -> i32 {
+    let result = match &args.command {
+        EgdbCommand::Build(a) => build::<R>(a),
+        EgdbCommand::Probe(a) => probe::<R>(a),
+        EgdbCommand::Verify(a) => verify::<R>(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// The variant an `egdb` subcommand names.
+pub(super) fn variant_of(args: &EgdbArgs) -> Variant {
+    match &args.command {
+        EgdbCommand::Build(a) => a.variant,
+        EgdbCommand::Probe(a) => a.variant,
+        EgdbCommand::Verify(a) => a.variant,
+    }
+}
+
+fn pool(threads: Option<u32>) -> Result<rayon::ThreadPool, String> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        b = b.num_threads(t as usize);
+    }
+    b.build()
+        .map_err(|e| format!("cannot start the threads: {e}"))
+}
+
+fn build<R: Rules>(a: &BuildArgs) -> Result<i32, String> {
+    let dir = a.dir.clone().unwrap_or_else(default_dir);
+    let pool = pool(a.threads)?;
+    eprintln!(
+        "building {} databases up to {} pieces in {} with {} threads",
+        R::NAME,
+        a.pieces,
+        dir.display(),
+        pool.current_num_threads()
+    );
+    let bar: Mutex<Option<Progress>> = Mutex::new(None);
+    let start = Instant::now();
+    let totals = Mutex::new((0u64, 0u64, 0u64, 0u64, 0u64, 0u64));
+    let report = |e: &BuildEvent| {
+        let mut bar = bar.lock().expect("progress");
+        match e {
+            BuildEvent::Kept { material } => eprintln!("slice {material}: kept (already built)"),
+            BuildEvent::Rebuilding { material, reason } => {
+                eprintln!("slice {material}: the file is refused ({reason}); building it again")
+            }
+            BuildEvent::Started {
+                material,
+                number,
+                of,
+                size,
+            } => {
+                *bar = Some(Progress::new(
+                    &format!("slice {number}/{of} {material} ({size} indices)"),
+                    1000,
+                    250,
+                ));
+            }
+            BuildEvent::Progress { done, total } => {
+                if let Some(b) = bar.as_ref() {
+                    b.update(done * 1000 / (*total).max(1), "");
+                }
+            }
+            BuildEvent::Finished {
+                material,
+                stats,
+                seconds,
+                bytes,
+            } => {
+                if let Some(b) = bar.take() {
+                    b.finish();
+                }
+                let mut t = totals.lock().expect("totals");
+                t.0 += stats.positions;
+                t.1 += stats.wins;
+                t.2 += stats.draws;
+                t.3 += stats.losses;
+                t.4 += bytes;
+                t.5 += 1;
+                println!(
+                    "slice {material}: {} positions, {} wins, {} draws, {} losses, \
+                     longest {} plies, {seconds:.1} s, {bytes} bytes",
+                    stats.positions, stats.wins, stats.draws, stats.losses, stats.max_distance
+                );
+            }
+        }
+    };
+    let tables = pool.install(|| build_all::<R>(&dir, a.pieces, &report))?;
+    let t = *totals.lock().expect("totals");
+    println!(
+        "built {} slices ({} new: {} positions, {} wins, {} draws, {} losses, {} bytes) in {:.1} s",
+        tables.materials().len(),
+        t.5,
+        t.0,
+        t.1,
+        t.2,
+        t.3,
+        t.4,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(0)
+}
+
+fn value_json(v: Option<Value>) -> serde_json::Value {
+    match v {
+        None => serde_json::json!({"value": null}),
+        Some(v) => serde_json::json!({"value": v.word(), "distance": v.distance()}),
+    }
+}
+
+fn probe<R: Rules>(a: &ProbeArgs) -> Result<i32, String> {
+    let dir = a.dir.clone().unwrap_or_else(default_dir);
+    let pos = parse_fen::<R>(&a.fen).map_err(|e| e.to_string())?;
+    let tables = Tables::<R>::open(&dir);
+    let material = Material::of(&pos);
+    let value = tables.lookup(&pos)?;
+    let Some(value) = value else {
+        return Err(format!(
+            "no {} database for slice {} in {} (build it with: dama egdb build --variant {} \
+             --pieces {})",
+            R::NAME,
+            material.canonical(),
+            dir.display(),
+            R::NAME,
+            material.pieces()
+        ));
+    };
+    let moves = crate::egdb::build::move_values(&tables, &pos)?;
+    if a.json {
+        let mut obj = value_json(Some(value));
+        obj["variant"] = R::NAME.into();
+        obj["fen"] = crate::fen::to_fen(&pos).into();
+        obj["metric"] = "dtc".into();
+        obj["slice"] = material.to_string().into();
+        obj["moves"] = moves
+            .iter()
+            .map(|(mv, v)| {
+                let mut m = value_json(*v);
+                m["move"] = move_text(&pos, mv).into();
+                m
+            })
+            .collect::<Vec<_>>()
+            .into();
+        println!("{obj}");
+    } else {
+        let unit = if value == Value::Draw {
+            ""
+        } else {
+            " (plies to conversion)"
+        };
+        println!("{material}: {value}{unit}");
+        for (mv, v) in &moves {
+            let text = match v {
+                Some(v) => v.to_string(),
+                None => "not in the databases".into(),
+            };
+            println!("  {:<16} {text}", move_text(&pos, mv));
+        }
+    }
+    Ok(0)
+}
+
+fn verify<R: Rules>(a: &VerifyArgs) -> Result<i32, String> {
+    let dir = a.dir.clone().unwrap_or_else(default_dir);
+    let tables = Tables::<R>::open(&dir);
+    let slices: Vec<Material> = tables
+        .materials()
+        .into_iter()
+        .filter(|m| a.pieces.is_none_or(|p| m.pieces() <= p))
+        .collect();
+    if slices.is_empty() {
+        return Err(format!("no {} slices in {}", R::NAME, dir.display()));
+    }
+    let pool = pool(a.threads)?;
+    let (mut checked, mut bad) = (0u64, 0u64);
+    for m in &slices {
+        let (c, b, examples) = pool.install(|| verify_slice(&tables, *m, 5))?;
+        checked += c;
+        bad += b;
+        println!("slice {m}: {c} positions, {b} inconsistent");
+        for x in examples {
+            println!(
+                "  {}: stored {}, its moves give {}",
+                x.fen, x.stored, x.from_moves
+            );
+        }
+    }
+    println!(
+        "verified {} slices, {checked} positions: {}",
+        slices.len(),
+        if bad == 0 {
+            "all consistent".to_string()
+        } else {
+            format!("{bad} inconsistent")
+        }
+    );
+    Ok(if bad == 0 { 0 } else { 1 })
+}

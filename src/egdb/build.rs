@@ -1,0 +1,302 @@
+//! Retrograde analysis of one slice: every position's [`Value`] with its distance to
+//! conversion, from the values of the slices its captures and promotions lead to.
+//!
+//! 1. **Init**: each position's legal moves are generated. A move that captures or
+//!    crowns leaves the slice: its value is read from the smaller slice. A position with
+//!    a converting win is won in 1; one without moves is lost in 0; one whose moves all
+//!    convert into lost positions is lost in 1; one with a drawing conversion can no
+//!    longer lose. The others keep a count of their moves that stay in the slice.
+//! 2. **Rounds** d = 0, 1, 2 ...: for each position decided at distance d, its
+//!    predecessors in the slice (quiet moves played backwards, [`predecessors`]) are
+//!    visited. A lost position makes each undecided predecessor won in d + 1; a won
+//!    position takes one from each predecessor's count, and a predecessor whose count
+//!    reaches 0 (and had no drawing conversion) is lost in d + 1.
+//! 3. Positions never decided are draws.
+
+use super::index::Indexer;
+use super::material::Material;
+use super::tables::Tables;
+use super::value::{Value, MAX_DISTANCE};
+use crate::bitboard::{flip_dirs, Bitboard, Dir};
+use crate::movegen;
+use crate::moves::MoveList;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::types::Color;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Positions handled per parallel task.
+const CHUNK: u64 = 1 << 14;
+/// Set in a count: the position has a drawing conversion, so it cannot be lost.
+const DRAW_EXIT: u8 = 0x80;
+
+/// What a solved slice holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SliceStats {
+    /// Indices that name a position (both sides to move).
+    pub positions: u64,
+    /// Won for the side to move.
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost for the side to move.
+    pub losses: u64,
+    /// The longest distance to conversion.
+    pub max_distance: u8,
+}
+
+impl SliceStats {
+    /// The counts of a slice's values.
+    pub fn of<R: Rules>(material: Material, values: &[u8]) -> SliceStats {
+        let ix = Indexer::<R>::new(material);
+        let mut s = SliceStats::default();
+        for (i, &b) in values.iter().enumerate() {
+            if ix.position(i as u64).is_none() {
+                continue;
+            }
+            s.positions += 1;
+            let v = Value::decode(b);
+            match v {
+                Value::Win(_) => s.wins += 1,
+                Value::Draw => s.draws += 1,
+                Value::Loss(_) => s.losses += 1,
+            }
+            s.max_distance = s.max_distance.max(v.distance().unwrap_or(0));
+        }
+        s
+    }
+}
+
+/// A man's step directions for `side`.
+fn man_dirs<R: Rules>(side: Color) -> u8 {
+    match side {
+        Color::White => R::MAN_STEPS,
+        Color::Black => flip_dirs(R::MAN_STEPS),
+    }
+}
+
+/// One step from `sq` in direction `d` onto a playable square, if there is one.
+fn step<R: Rules>(sq: Bitboard, d: Dir) -> Bitboard {
+    sq.shift(d) & R::BOARD
+}
+
+/// Appends to `out` every position of the same slice from which a legal quiet move
+/// leads to `q`: the side not to move in `q` moved a king (any king step, flying where
+/// kings fly) or a man (a step, or a Dameo line move, D2) without being crowned, and had
+/// no capture (G2).
+pub fn predecessors<R: Rules>(q: &Position<R>, out: &mut Vec<Position<R>>) {
+    let x = q.side().opponent();
+    let empty = q.empty();
+    let ours = q.pieces(x);
+    let theirs = q.pieces(q.side());
+    let mut push = |from: Bitboard, to: Bitboard, king: bool| {
+        let mut pieces = [Bitboard::EMPTY; 2];
+        pieces[x.index()] = ours ^ from ^ to;
+        pieces[q.side().index()] = theirs;
+        let mut kings = q.all_kings();
+        if king {
+            kings ^= from ^ to;
+        }
+        if let Ok(p) = Position::new(pieces, kings, x) {
+            if !movegen::has_capture(&p) {
+                out.push(p);
+            }
+        }
+    };
+    for t in q.kings(x) {
+        let t = Bitboard::from_square(t);
+        for d in Dir::ALL {
+            if R::KING_STEPS & d.bit() == 0 {
+                continue;
+            }
+            let back = d.opposite();
+            let mut s = step::<R>(t, back) & empty;
+            while s.any() {
+                push(t, s, true);
+                if !R::KING_FLIES {
+                    break;
+                }
+                s = step::<R>(s, back) & empty;
+            }
+        }
+    }
+    let men = q.men(x);
+    let dirs = man_dirs::<R>(x);
+    for t in men {
+        let t = Bitboard::from_square(t);
+        for d in Dir::ALL {
+            if dirs & d.bit() == 0 {
+                continue;
+            }
+            let back = d.opposite();
+            let mut s = step::<R>(t, back);
+            if R::MAN_LINES {
+                while (s & men).any() {
+                    s = step::<R>(s, back);
+                }
+            }
+            if (s & empty).any() {
+                push(t, s, false);
+            }
+        }
+    }
+}
+
+/// The value for the side to move of playing each legal move of `pos`, read from
+/// `tables` (`None` where the successor's slice is not at hand), with the move.
+pub fn move_values<R: Rules>(
+    tables: &Tables<R>,
+    pos: &Position<R>,
+) -> Result<Vec<(crate::moves::Move, Option<Value>)>, String> {
+    let material = Material::of(pos);
+    let mut list = MoveList::new();
+    movegen::generate(pos, &mut list);
+    let mut out = Vec::with_capacity(list.len());
+    for mv in list.iter() {
+        let succ = pos.play(mv);
+        let exit = Material::of(&succ) != material;
+        out.push((*mv, tables.lookup(&succ)?.map(|v| v.before_move(exit))));
+    }
+    Ok(out)
+}
+
+/// The value of a position whose moves have the values `values` (all known): the best
+/// of them under distance-to-conversion play, and lost in 0 without a move.
+pub fn best_value(values: impl IntoIterator<Item = Value>) -> Value {
+    values
+        .into_iter()
+        .fold(None, |best: Option<Value>, v| match best {
+            Some(b) if !v.better_than(b) => Some(b),
+            _ => Some(v),
+        })
+        .unwrap_or(Value::Loss(0))
+}
+
+/// Solves the slice `material` with the slices its conversions lead to in `tables`.
+/// `progress(done, total)` is called as work is done. Returns the values by index.
+pub fn solve<R: Rules>(
+    tables: &Tables<R>,
+    material: Material,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Vec<u8>, String> {
+    let ix = Indexer::<R>::new(material);
+    let n = ix.size();
+    let values: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+    let counts: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+    let chunks = n.div_ceil(CHUNK);
+    let done = AtomicU64::new(0);
+    // Each round visits every index once more; the init pass counts as two (it
+    // generates every move), so the total grows as rounds are found to be needed.
+    let total = AtomicU64::new(3 * n);
+
+    (0..chunks)
+        .into_par_iter()
+        .try_for_each(|c| -> Result<(), String> {
+            let mut list = MoveList::new();
+            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                let Some(pos) = ix.position(i) else { continue };
+                list.clear();
+                movegen::generate(&pos, &mut list);
+                if list.is_empty() {
+                    values[i as usize].store(Value::Loss(0).encode(), Ordering::Relaxed);
+                    continue;
+                }
+                let (mut inside, mut win, mut draw) = (0u32, false, false);
+                for mv in list.iter() {
+                    let succ = pos.play(mv);
+                    if Material::of(&succ) == material {
+                        inside += 1;
+                        continue;
+                    }
+                    match tables.lookup(&succ)? {
+                        Some(Value::Loss(_)) => win = true,
+                        Some(Value::Draw) => draw = true,
+                        Some(Value::Win(_)) => {}
+                        None => {
+                            return Err(format!(
+                                "slice {} is needed by {material} but is not built",
+                                Material::of(&succ).canonical()
+                            ))
+                        }
+                    }
+                }
+                if inside >= DRAW_EXIT as u32 {
+                    return Err(format!("a position of {material} has {inside} quiet moves"));
+                }
+                let flag = if draw { DRAW_EXIT } else { 0 };
+                counts[i as usize].store(inside as u8 | flag, Ordering::Relaxed);
+                if win {
+                    values[i as usize].store(Value::Win(1).encode(), Ordering::Relaxed);
+                } else if inside == 0 && !draw {
+                    values[i as usize].store(Value::Loss(1).encode(), Ordering::Relaxed);
+                }
+            }
+            let d = done.fetch_add(2 * CHUNK, Ordering::Relaxed) + 2 * CHUNK;
+            progress(d.min(2 * n), total.load(Ordering::Relaxed));
+            Ok(())
+        })?;
+    done.store(2 * n, Ordering::Relaxed);
+
+    let mut d: u8 = 0;
+    let longest = AtomicU8::new(1);
+    loop {
+        let win = Value::Win(d).encode();
+        let loss = Value::Loss(d).encode();
+        let next_win = Value::Win(d + 1).encode();
+        let next_loss = Value::Loss(d + 1).encode();
+        (0..chunks).into_par_iter().for_each(|c| {
+            let mut preds = Vec::new();
+            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                let b = values[i as usize].load(Ordering::Relaxed);
+                let lost = b == loss;
+                if !(lost || (d > 0 && b == win)) {
+                    continue;
+                }
+                let Some(q) = ix.position(i) else { continue };
+                preds.clear();
+                predecessors(&q, &mut preds);
+                for p in &preds {
+                    let j = ix.index(p) as usize;
+                    if lost {
+                        if values[j]
+                            .compare_exchange(0, next_win, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
+                        {
+                            longest.fetch_max(d + 1, Ordering::Relaxed);
+                        }
+                    } else {
+                        let before = counts[j].fetch_sub(1, Ordering::Relaxed);
+                        if before == 1
+                            && values[j]
+                                .compare_exchange(
+                                    0,
+                                    next_loss,
+                                    Ordering::Relaxed,
+                                    Ordering::Relaxed,
+                                )
+                                .is_ok()
+                        {
+                            longest.fetch_max(d + 1, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+            let t = total.load(Ordering::Relaxed);
+            let dn = done.fetch_add(CHUNK, Ordering::Relaxed) + CHUNK;
+            progress(dn.min(t), t);
+        });
+        if d >= longest.load(Ordering::Relaxed) {
+            break;
+        }
+        d += 1;
+        if d >= MAX_DISTANCE {
+            return Err(format!(
+                "slice {material}: a distance to conversion above {MAX_DISTANCE} plies, \
+                 which this format cannot store"
+            ));
+        }
+        total.fetch_add(n, Ordering::Relaxed);
+    }
+    Ok(values.into_iter().map(AtomicU8::into_inner).collect())
+}

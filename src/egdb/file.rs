@@ -1,0 +1,235 @@
+//! The slice file: a header, the values in independently compressed blocks, and a
+//! checksum. A file that is truncated, corrupt, of another format version, another
+//! variant or another slice is refused with a message saying which.
+//!
+//! Layout (integers little-endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `DAMAEGDB` |
+//! | 4 | format version ([`FORMAT_VERSION`]) |
+//! | 1 + n | variant name, length-prefixed |
+//! | 4 | material: white men, white kings, black men, black kings |
+//! | 1 | metric: 1 = win/draw/loss with distance to conversion, one byte a position |
+//! | 8 | entries (positions of both sides to move, by [`super::Indexer`]) |
+//! | 4 | entries per block |
+//! | 4 | blocks |
+//! | 8 x (blocks + 1) | offset of each block in the payload, and the payload length |
+//! | ... | payload: each block run-length coded ([`pack`]) |
+//! | 8 | FNV-1a 64 of every byte before it |
+
+use super::material::Material;
+
+/// The magic bytes that open a slice file.
+pub const MAGIC: &[u8; 8] = b"DAMAEGDB";
+/// The format version written and the only one read.
+pub const FORMAT_VERSION: u32 = 1;
+/// Metric byte: one byte a position, [`super::Value::encode`].
+pub const METRIC_DTC: u8 = 1;
+/// Positions per compressed block.
+pub const BLOCK: usize = 1 << 16;
+
+/// FNV-1a, 64 bits.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Run-length coding: a control byte `c` below 128 is followed by `c + 1` literal
+/// bytes; `c` from 128 repeats the next byte `c - 126` times (2 to 129).
+pub fn pack(data: &[u8], out: &mut Vec<u8>) {
+    let mut i = 0;
+    let mut literal_start = 0;
+    let flush = |out: &mut Vec<u8>, from: usize, to: usize| {
+        let mut s = from;
+        while s < to {
+            let n = (to - s).min(128);
+            out.push((n - 1) as u8);
+            out.extend_from_slice(&data[s..s + n]);
+            s += n;
+        }
+    };
+    while i < data.len() {
+        let b = data[i];
+        let mut run = 1;
+        while i + run < data.len() && data[i + run] == b && run < 129 {
+            run += 1;
+        }
+        if run >= 2 {
+            flush(out, literal_start, i);
+            out.push((run + 126) as u8);
+            out.push(b);
+            i += run;
+            literal_start = i;
+        } else {
+            i += 1;
+        }
+    }
+    flush(out, literal_start, data.len());
+}
+
+/// Decodes [`pack`]'s output, which must give exactly `len` bytes.
+pub fn unpack(packed: &[u8], len: usize, out: &mut Vec<u8>) -> Result<(), String> {
+    let start = out.len();
+    let mut i = 0;
+    while i < packed.len() {
+        let c = packed[i] as usize;
+        i += 1;
+        if c < 128 {
+            let lit = packed
+                .get(i..i + c + 1)
+                .ok_or("a literal run goes past the block")?;
+            out.extend_from_slice(lit);
+            i += c + 1;
+        } else {
+            let b = *packed.get(i).ok_or("a repeat has no byte")?;
+            out.extend(std::iter::repeat_n(b, c - 126));
+            i += 1;
+        }
+    }
+    if out.len() - start != len {
+        return Err(format!(
+            "a block holds {} values where {len} were expected",
+            out.len() - start
+        ));
+    }
+    Ok(())
+}
+
+/// The bytes of a slice file holding `values`.
+pub fn encode(variant: &str, material: Material, values: &[u8]) -> Vec<u8> {
+    let blocks = values.len().div_ceil(BLOCK);
+    let mut payload = Vec::new();
+    let mut offsets = Vec::with_capacity(blocks + 1);
+    for chunk in values.chunks(BLOCK) {
+        offsets.push(payload.len() as u64);
+        pack(chunk, &mut payload);
+    }
+    offsets.push(payload.len() as u64);
+    let mut out = Vec::with_capacity(payload.len() + 64 + 8 * offsets.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.push(variant.len() as u8);
+    out.extend_from_slice(variant.as_bytes());
+    out.extend_from_slice(&[
+        material.white_men,
+        material.white_kings,
+        material.black_men,
+        material.black_kings,
+    ]);
+    out.push(METRIC_DTC);
+    out.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    out.extend_from_slice(&(BLOCK as u32).to_le_bytes());
+    out.extend_from_slice(&(blocks as u32).to_le_bytes());
+    for o in offsets {
+        out.extend_from_slice(&o.to_le_bytes());
+    }
+    out.extend_from_slice(&payload);
+    let sum = checksum(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// A reader over the header fields.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
+        let s = self
+            .bytes
+            .get(self.at..self.at + n)
+            .ok_or_else(|| format!("the file ends inside the {what}"))?;
+        self.at += n;
+        Ok(s)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().unwrap()))
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take(8, what)?.try_into().unwrap()))
+    }
+}
+
+/// The values stored in a slice file's bytes, checked against the expected variant,
+/// material and number of entries.
+pub fn decode(
+    bytes: &[u8],
+    variant: &str,
+    material: Material,
+    entries: u64,
+) -> Result<Vec<u8>, String> {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err("not a dama endgame database file (bad magic)".into());
+    }
+    if bytes.len() < 8 + 4 + 8 {
+        return Err("the file is truncated".into());
+    }
+    let (body, sum) = bytes.split_at(bytes.len() - 8);
+    let mut c = Cursor {
+        bytes: body,
+        at: MAGIC.len(),
+    };
+    let version = c.u32("header")?;
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "format version {version}, but this dama reads version {FORMAT_VERSION}: rebuild it"
+        ));
+    }
+    if checksum(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
+        return Err("checksum mismatch: the file is corrupt or truncated".into());
+    }
+    let n = c.take(1, "header")?[0] as usize;
+    let name = String::from_utf8_lossy(c.take(n, "header")?).into_owned();
+    if name != variant {
+        return Err(format!("the file is for {name}, not {variant}"));
+    }
+    let m = c.take(4, "header")?;
+    let got = Material {
+        white_men: m[0],
+        white_kings: m[1],
+        black_men: m[2],
+        black_kings: m[3],
+    };
+    if got != material {
+        return Err(format!("the file holds slice {got}, not {material}"));
+    }
+    let metric = c.take(1, "header")?[0];
+    if metric != METRIC_DTC {
+        return Err(format!("unknown metric {metric}"));
+    }
+    let count = c.u64("header")?;
+    if count != entries {
+        return Err(format!(
+            "the file holds {count} positions where {entries} were expected"
+        ));
+    }
+    let block = c.u32("header")? as usize;
+    let blocks = c.u32("header")? as usize;
+    if block == 0 || blocks != (count as usize).div_ceil(block) {
+        return Err("inconsistent block table".into());
+    }
+    let mut offsets = Vec::with_capacity(blocks + 1);
+    for _ in 0..=blocks {
+        offsets.push(c.u64("block table")? as usize);
+    }
+    let payload = &body[c.at..];
+    if offsets.last() != Some(&payload.len()) || offsets.windows(2).any(|w| w[0] > w[1]) {
+        return Err("inconsistent block table".into());
+    }
+    let mut values = Vec::with_capacity(count as usize);
+    for b in 0..blocks {
+        let len = block.min(count as usize - b * block);
+        unpack(&payload[offsets[b]..offsets[b + 1]], len, &mut values)
+            .map_err(|e| format!("block {b}: {e}"))?;
+    }
+    Ok(values)
+}

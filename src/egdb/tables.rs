@@ -1,0 +1,186 @@
+//! [`Tables`]: the slices of one variant, in memory or in files of a directory, loaded
+//! on first use, and the lookup of a position's [`Value`].
+
+use super::file;
+use super::index::Indexer;
+use super::material::Material;
+use super::value::Value;
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::types::Color;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// One slice: its numbering and its values, read from `path` on first use.
+struct Slice<R: Rules> {
+    indexer: Indexer<R>,
+    path: Option<PathBuf>,
+    values: OnceLock<Result<Arc<Vec<u8>>, String>>,
+}
+
+impl<R: Rules> Slice<R> {
+    fn values(&self) -> Result<&Arc<Vec<u8>>, String> {
+        self.values
+            .get_or_init(|| {
+                let path = self.path.as_ref().ok_or("slice has no values")?;
+                let bytes = std::fs::read(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                file::decode(
+                    &bytes,
+                    R::NAME,
+                    self.indexer.material(),
+                    self.indexer.size(),
+                )
+                .map(Arc::new)
+                .map_err(|e| format!("{}: {e}", path.display()))
+            })
+            .as_ref()
+            .map_err(|e| e.clone())
+    }
+}
+
+/// The endgame databases of the rules `R` that are at hand.
+pub struct Tables<R: Rules> {
+    slices: HashMap<Material, Slice<R>>,
+}
+
+impl<R: Rules> Default for Tables<R> {
+    fn default() -> Self {
+        Tables::new()
+    }
+}
+
+/// The position turned 180 degrees with the colours swapped (and the other side to
+/// move): the same game seen from the other side, with the same value.
+pub fn flipped<R: Rules>(pos: &Position<R>) -> Position<R> {
+    let rot = |b: Bitboard| Bitboard(b.0.reverse_bits());
+    Position::new(
+        [rot(pos.pieces(Color::Black)), rot(pos.pieces(Color::White))],
+        rot(pos.all_kings()),
+        pos.side().opponent(),
+    )
+    .expect("the turned position of a position is a position")
+}
+
+/// The file of `material` in the database directory `dir`.
+pub fn slice_path<R: Rules>(dir: &Path, material: Material) -> PathBuf {
+    dir.join(R::NAME).join(format!("{}.egdb", material.stem()))
+}
+
+impl<R: Rules> Tables<R> {
+    /// No slices.
+    pub fn new() -> Tables<R> {
+        Tables {
+            slices: HashMap::new(),
+        }
+    }
+
+    /// The slices whose files are in `dir/<variant>/`: their names are read now, their
+    /// contents on first use. A missing directory gives no slices.
+    pub fn open(dir: &Path) -> Tables<R> {
+        let mut t = Tables::new();
+        let Ok(entries) = std::fs::read_dir(dir.join(R::NAME)) else {
+            return t;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.extension().and_then(|x| x.to_str()) != Some("egdb") {
+                continue;
+            }
+            let Some(m) = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(Material::from_stem)
+            else {
+                continue;
+            };
+            if m.is_canonical() && m.pieces_of(Color::White) > 0 && m.pieces_of(Color::Black) > 0 {
+                t.slices.insert(
+                    m,
+                    Slice {
+                        indexer: Indexer::new(m),
+                        path: Some(path),
+                        values: OnceLock::new(),
+                    },
+                );
+            }
+        }
+        t
+    }
+
+    /// Adds a slice held in memory (the builder's newly solved slices).
+    pub fn insert(&mut self, material: Material, values: Arc<Vec<u8>>) {
+        let s = Slice {
+            indexer: Indexer::new(material),
+            path: None,
+            values: OnceLock::new(),
+        };
+        let _ = s.values.set(Ok(values));
+        self.slices.insert(material, s);
+    }
+
+    /// True when the slice of `material` (either orientation) is at hand.
+    pub fn has(&self, material: Material) -> bool {
+        self.slices.contains_key(&material.canonical())
+    }
+
+    /// The slices at hand, canonical orientation, in build order.
+    pub fn materials(&self) -> Vec<Material> {
+        let mut v: Vec<Material> = self.slices.keys().copied().collect();
+        v.sort_by_key(|m| (m.pieces(), m.men(), *m));
+        v
+    }
+
+    /// The largest number of pieces N such that every slice of N pieces or fewer is at
+    /// hand (0 when the 2-piece slices are missing).
+    pub fn complete_pieces(&self) -> u32 {
+        let mut n = 0;
+        for p in 2..=12 {
+            if Material::all_up_to(p)
+                .iter()
+                .filter(|m| m.pieces() == p)
+                .all(|m| self.has(*m))
+            {
+                n = p;
+            } else {
+                break;
+            }
+        }
+        n
+    }
+
+    /// The values of a slice (loaded now if they were not), or why they cannot be read.
+    pub fn values(&self, material: Material) -> Result<Option<Arc<Vec<u8>>>, String> {
+        match self.slices.get(&material) {
+            None => Ok(None),
+            Some(s) => s.values().map(|v| Some(v.clone())),
+        }
+    }
+
+    /// The value of `pos` for the side to move: `Ok(None)` when its slice is not at hand
+    /// (or the side not to move has no piece, which no game reaches), an error when the
+    /// slice's file cannot be read or is corrupt. A side to move without pieces has lost.
+    pub fn lookup(&self, pos: &Position<R>) -> Result<Option<Value>, String> {
+        let m = Material::of(pos);
+        if m.pieces_of(pos.side()) == 0 {
+            return Ok(Some(Value::Loss(0)));
+        }
+        if m.pieces_of(pos.side().opponent()) == 0 {
+            return Ok(None);
+        }
+        let (q, cm) = if m.is_canonical() {
+            (*pos, m)
+        } else {
+            (flipped(pos), m.flipped())
+        };
+        let Some(slice) = self.slices.get(&cm) else {
+            return Ok(None);
+        };
+        let values = slice.values()?;
+        Ok(Some(Value::decode(
+            values[slice.indexer.index(&q) as usize],
+        )))
+    }
+}

@@ -1,0 +1,608 @@
+//! Endgame databases: the retrograde builder against an independent forward solver,
+//! the exact predecessor generator, the verify pass, colour symmetry, the file format
+//! and the W/D/L counts of every slice of up to three pieces in every variant.
+
+use dama::egdb::build::{predecessors, solve, SliceStats};
+use dama::egdb::builder::{build_all, solve_all, BuildEvent};
+use dama::egdb::file;
+use dama::egdb::tables::flipped;
+use dama::egdb::verify::verify_slice;
+use dama::egdb::{Indexer, Material, Tables, Value};
+use dama::rules::{BoyerParton, Croda, Dameo, English, Rules, Scandinavian};
+use dama::{movegen, Bitboard, Color, Position};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+type Key = (u64, u64, u64, bool);
+
+/// A multiplicative hasher: the solver's maps hold millions of keys.
+#[derive(Default)]
+struct Mix(u64);
+
+impl std::hash::Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(*b as u64);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(23) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+}
+
+type Map<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Mix>>;
+type Set<K> = HashSet<K, std::hash::BuildHasherDefault<Mix>>;
+
+fn key<R: Rules>(p: &Position<R>) -> Key {
+    (
+        p.pieces(Color::White).0,
+        p.pieces(Color::Black).0,
+        p.all_kings().0,
+        p.side() == Color::Black,
+    )
+}
+
+/// Every position of 2..=`max` pieces with at least one piece a side, enumerated
+/// directly: each set of squares with each assignment of piece kinds, both sides to move.
+fn every_position<R: Rules>(max: usize) -> Vec<Position<R>> {
+    let squares: Vec<u32> = (0..64).filter(|s| R::BOARD.0 >> s & 1 == 1).collect();
+    let mut out = Vec::new();
+    fn rec<R: Rules>(
+        squares: &[u32],
+        from: usize,
+        chosen: &mut Vec<u32>,
+        max: usize,
+        out: &mut Vec<Position<R>>,
+    ) {
+        if chosen.len() >= 2 {
+            // 4^n kinds: 0 white man, 1 white king, 2 black man, 3 black king.
+            for kinds in 0..(1u32 << (2 * chosen.len())) {
+                let (mut w, mut b, mut k) = (0u64, 0u64, 0u64);
+                for (i, &s) in chosen.iter().enumerate() {
+                    let kind = kinds >> (2 * i) & 3;
+                    if kind < 2 {
+                        w |= 1 << s;
+                    } else {
+                        b |= 1 << s;
+                    }
+                    if kind & 1 == 1 {
+                        k |= 1 << s;
+                    }
+                }
+                if w == 0 || b == 0 {
+                    continue;
+                }
+                for side in Color::ALL {
+                    if let Ok(p) = Position::<R>::new([Bitboard(w), Bitboard(b)], Bitboard(k), side)
+                    {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        if chosen.len() == max {
+            return;
+        }
+        for i in from..squares.len() {
+            chosen.push(squares[i]);
+            rec(squares, i + 1, chosen, max, out);
+            chosen.pop();
+        }
+    }
+    rec::<R>(&squares, 0, &mut Vec::new(), max, &mut out);
+    out
+}
+
+/// The independent check: a plain forward solver over the positions of `positions`
+/// (closed under quiet moves), given the values of every position a capture or a
+/// crowning leads to in `known`. Round k decides, from the values of earlier rounds
+/// only, the positions won in k (a move into a position lost in k - 1, or for k = 1 a
+/// converting move into a lost position) and lost in k (every move goes into a won
+/// position, decided earlier). Undecided positions are draws.
+fn forward_solve<R: Rules>(positions: &[Position<R>], known: &mut Map<Key, Value>) {
+    let material = |p: &Position<R>| {
+        (
+            p.men(Color::White).count(),
+            p.kings(Color::White).count(),
+            p.men(Color::Black).count(),
+            p.kings(Color::Black).count(),
+        )
+    };
+    let value_of = |known: &Map<Key, Value>, s: &Position<R>| -> Option<Value> {
+        if s.pieces(s.side()).is_empty() {
+            return Some(Value::Loss(0));
+        }
+        known.get(&key(s)).copied()
+    };
+    // Positions solved before may be reached with any distance: go on at least that far.
+    let horizon = known
+        .values()
+        .filter_map(|v| v.distance())
+        .max()
+        .unwrap_or(0) as u32;
+    let mut open: Vec<Position<R>> = positions
+        .iter()
+        .filter(|p| !known.contains_key(&key(*p)))
+        .copied()
+        .collect();
+    let mut k = 0u32;
+    loop {
+        let mut decided = Vec::new();
+        for p in &open {
+            let moves = movegen::legal_moves(p);
+            if moves.is_empty() {
+                if k == 0 {
+                    decided.push((key(p), Value::Loss(0)));
+                }
+                continue;
+            }
+            if k == 0 {
+                continue;
+            }
+            let mut won = false;
+            let mut all_won = true;
+            let mut longest = 0u32;
+            for mv in moves.iter() {
+                let s = p.play(mv);
+                let exit = material(&s) != material(p);
+                match value_of(known, &s) {
+                    Some(Value::Loss(d)) => {
+                        if (exit && k == 1) || (!exit && d as u32 + 1 == k) {
+                            won = true;
+                        }
+                        all_won = false;
+                    }
+                    Some(Value::Win(d)) => {
+                        longest = longest.max(if exit { 1 } else { d as u32 + 1 });
+                    }
+                    _ => all_won = false,
+                }
+            }
+            if won {
+                decided.push((key(p), Value::Win(k as u8)));
+            } else if all_won && longest <= k {
+                decided.push((key(p), Value::Loss(k as u8)));
+            }
+        }
+        let progress = !decided.is_empty();
+        let keys: Set<Key> = decided.iter().map(|d| d.0).collect();
+        known.extend(decided);
+        open.retain(|p| !keys.contains(&key(p)));
+        if !progress && k > horizon + 1 {
+            break;
+        }
+        k += 1;
+    }
+    for p in open {
+        known.insert(key(&p), Value::Draw);
+    }
+}
+
+/// The forward solver's values of every position of up to `max` pieces, solved group
+/// by group: fewer pieces first, then fewer men (captures and crownings lead there).
+fn forward_values<R: Rules>(max: usize) -> (Vec<Position<R>>, Map<Key, Value>) {
+    let all = every_position::<R>(max);
+    let mut groups: HashMap<(u32, u32), Vec<Position<R>>> = HashMap::new();
+    for p in &all {
+        let n = p.occupied().count();
+        let men = n - p.all_kings().count();
+        groups.entry((n, men)).or_default().push(*p);
+    }
+    let mut order: Vec<(u32, u32)> = groups.keys().copied().collect();
+    order.sort();
+    let mut known = Map::default();
+    for g in order {
+        forward_solve(&groups[&g], &mut known);
+    }
+    (all, known)
+}
+
+fn agrees_with_forward_solver<R: Rules>() {
+    let tables = solve_all::<R>(3).expect("build");
+    let (all, known) = forward_values::<R>(3);
+    let mut by_value = [0usize; 3];
+    for p in &all {
+        let want = known[&key(p)];
+        let got = tables.lookup(p).expect("readable").expect("covered");
+        assert_eq!(got, want, "{}: {}", R::NAME, dama::fen::to_fen(p));
+        by_value[match want {
+            Value::Win(_) => 0,
+            Value::Draw => 1,
+            Value::Loss(_) => 2,
+        }] += 1;
+    }
+    // Every kind of value occurs, with wins by conversion and by quiet moves.
+    assert!(
+        by_value.iter().all(|&n| n > 100),
+        "{}: {by_value:?}",
+        R::NAME
+    );
+    assert!(
+        known.values().any(|v| matches!(v, Value::Win(d) if *d > 5)),
+        "{}",
+        R::NAME
+    );
+}
+
+#[test]
+fn retrograde_agrees_with_a_forward_solver_dameo() {
+    agrees_with_forward_solver::<Dameo>();
+}
+
+#[test]
+fn retrograde_agrees_with_a_forward_solver_croda() {
+    agrees_with_forward_solver::<Croda>();
+}
+
+#[test]
+fn retrograde_agrees_with_a_forward_solver_scandinavian() {
+    agrees_with_forward_solver::<Scandinavian>();
+}
+
+#[test]
+fn retrograde_agrees_with_a_forward_solver_boyer_parton() {
+    agrees_with_forward_solver::<BoyerParton>();
+}
+
+#[test]
+fn retrograde_agrees_with_a_forward_solver_english() {
+    agrees_with_forward_solver::<English>();
+}
+
+/// The predecessors of every position of a slice are exactly the positions of the
+/// slice with a legal quiet move into it: each one found has such a move (checked by
+/// generating its moves), none is found twice, and as many are found as there are
+/// such moves in the whole slice, so none is missed.
+fn predecessors_are_exact<R: Rules>(material: Material) {
+    let ix = Indexer::<R>::new(material);
+    let (mut edges, mut found, mut with_preds, mut positions) = (0u64, 0u64, 0u64, 0u64);
+    let mut preds = Vec::new();
+    for i in 0..ix.size() {
+        let Some(q) = ix.position(i) else { continue };
+        assert_eq!(ix.index(&q), i);
+        positions += 1;
+        edges += movegen::legal_moves(&q)
+            .iter()
+            .filter(|mv| Material::of(&q.play(mv)) == material)
+            .count() as u64;
+        preds.clear();
+        predecessors(&q, &mut preds);
+        let distinct: HashSet<Key> = preds.iter().map(key).collect();
+        assert_eq!(
+            distinct.len(),
+            preds.len(),
+            "{} {material}: a predecessor twice",
+            R::NAME
+        );
+        for p in &preds {
+            assert!(
+                movegen::legal_moves(p)
+                    .iter()
+                    .any(|mv| key(&p.play(mv)) == key(&q)),
+                "{} {material}: {} is no predecessor of {}",
+                R::NAME,
+                dama::fen::to_fen(p),
+                dama::fen::to_fen(&q)
+            );
+        }
+        found += preds.len() as u64;
+        with_preds += u64::from(!preds.is_empty());
+    }
+    assert_eq!(found, edges, "{} {material}: predecessors missed", R::NAME);
+    assert!(with_preds > positions / 4);
+}
+
+#[test]
+fn predecessors_are_exact_in_every_variant() {
+    // Dameo's line moves need two men of a side; kings of both kinds fly or step.
+    for m in ["2010", "1101", "0201", "2001", "1110"] {
+        let m = Material::from_stem(m).unwrap();
+        predecessors_are_exact::<Dameo>(m);
+        predecessors_are_exact::<Croda>(m);
+        predecessors_are_exact::<Scandinavian>(m);
+        predecessors_are_exact::<BoyerParton>(m);
+        predecessors_are_exact::<English>(m);
+    }
+    // Three men in a line (Dameo D2); a king in a line's way is in 1101 and 1110.
+    predecessors_are_exact::<Dameo>(Material::from_stem("3001").unwrap());
+}
+
+/// The value of a position equals the value of the position turned 180 degrees with
+/// the colours swapped, also in slices whose two orientations are both stored.
+fn colour_symmetric<R: Rules>() {
+    let tables = solve_all::<R>(3).expect("build");
+    let mut symmetric_slices = 0;
+    for p in every_position::<R>(3) {
+        let m = Material::of(&p);
+        symmetric_slices += usize::from(m == m.flipped());
+        assert_eq!(
+            tables.lookup(&p).unwrap(),
+            tables.lookup(&flipped(&p)).unwrap(),
+            "{}: {}",
+            R::NAME,
+            dama::fen::to_fen(&p)
+        );
+    }
+    assert!(symmetric_slices > 1000);
+}
+
+#[test]
+fn values_are_colour_symmetric() {
+    colour_symmetric::<Dameo>();
+    colour_symmetric::<Croda>();
+    colour_symmetric::<Scandinavian>();
+    colour_symmetric::<BoyerParton>();
+    colour_symmetric::<English>();
+}
+
+/// The verify pass finds every slice consistent, and finds a value changed by hand.
+fn verify_catches_a_wrong_value<R: Rules>() {
+    let tables = solve_all::<R>(3).expect("build");
+    for m in tables.materials() {
+        let (checked, bad, _) = verify_slice(&tables, m, 3).unwrap();
+        assert!(checked > 0);
+        assert_eq!(bad, 0, "{} {m}", R::NAME);
+    }
+    let m = Material::from_stem("1110").unwrap();
+    let mut values = (*tables.values(m).unwrap().unwrap()).clone();
+    let ix = Indexer::<R>::new(m);
+    let i = (0..ix.size())
+        .find(|&i| ix.position(i).is_some() && Value::decode(values[i as usize]) != Value::Draw)
+        .unwrap();
+    values[i as usize] = Value::Draw.encode();
+    let mut broken = Tables::<R>::new();
+    for k in tables.materials() {
+        broken.insert(k, tables.values(k).unwrap().unwrap());
+    }
+    broken.insert(m, Arc::new(values));
+    let (_, bad, examples) = verify_slice(&broken, m, 3).unwrap();
+    assert!(bad >= 1, "{}", R::NAME);
+    assert_eq!(examples[0].stored, Value::Draw);
+}
+
+#[test]
+fn verify_finds_consistent_slices_and_catches_a_wrong_value() {
+    verify_catches_a_wrong_value::<Dameo>();
+    verify_catches_a_wrong_value::<Croda>();
+    verify_catches_a_wrong_value::<Scandinavian>();
+    verify_catches_a_wrong_value::<BoyerParton>();
+    verify_catches_a_wrong_value::<English>();
+}
+
+#[test]
+fn value_encoding_round_trips() {
+    for d in 0..=127u8 {
+        assert_eq!(Value::decode(Value::Loss(d).encode()), Value::Loss(d));
+        if d > 0 {
+            assert_eq!(Value::decode(Value::Win(d).encode()), Value::Win(d));
+        }
+    }
+    assert_eq!(Value::decode(Value::Draw.encode()), Value::Draw);
+}
+
+#[test]
+fn slice_files_round_trip_and_refuse_damage() {
+    let m = Material::from_stem("1101").unwrap();
+    let mut values: Vec<u8> = (0..200_000u32).map(|i| ((i / 7) % 5) as u8 * 40).collect();
+    values[12345] = 255;
+    let bytes = file::encode("english", m, &values);
+    assert!(
+        bytes.len() < values.len() / 2,
+        "run-length coding packs runs"
+    );
+    let n = values.len() as u64;
+    assert_eq!(file::decode(&bytes, "english", m, n).unwrap(), values);
+    // Every single flipped byte is refused.
+    for at in (0..bytes.len()).step_by(97).chain([bytes.len() - 1, 9, 20]) {
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x10;
+        assert!(file::decode(&bad, "english", m, n).is_err(), "byte {at}");
+    }
+    let err = |b: &[u8], v: &str, m: Material, n: u64| file::decode(b, v, m, n).unwrap_err();
+    assert!(err(&bytes[..bytes.len() / 2], "english", m, n).contains("checksum"));
+    assert!(err(&bytes[..5], "english", m, n).contains("magic"));
+    assert!(err(&bytes, "dameo", m, n).contains("for english"));
+    assert!(err(&bytes, "english", m.flipped(), n).contains("slice"));
+    assert!(err(&bytes, "english", m, n + 1).contains("positions"));
+    let mut other_version = bytes.clone();
+    other_version[8] = 9;
+    assert!(err(&other_version, "english", m, n).contains("version 9"));
+    // Literal runs longer than one control byte and repeats longer than one.
+    for data in [
+        (0..1000u32)
+            .map(|i| (i * 37 % 251) as u8)
+            .collect::<Vec<_>>(),
+        vec![7u8; 1000],
+        vec![],
+    ] {
+        let mut packed = Vec::new();
+        file::pack(&data, &mut packed);
+        let mut out = Vec::new();
+        file::unpack(&packed, data.len(), &mut out).unwrap();
+        assert_eq!(out, data);
+    }
+}
+
+/// The W/D/L counts of every slice of up to three pieces (both sides to move), in build
+/// order: any change to the rules or the builder that alters one value fails here.
+const COUNTS: &[(&str, &str, [u64; 3])] = &include!("fixtures/egdb_counts.in");
+
+#[test]
+fn slice_counts_match_the_table() {
+    let mut seen = 0;
+    macro_rules! check {
+        ($R:ty) => {{
+            let tables = solve_all::<$R>(3).unwrap();
+            for m in tables.materials() {
+                let s = SliceStats::of::<$R>(m, &tables.values(m).unwrap().unwrap());
+                let want = COUNTS
+                    .iter()
+                    .find(|c| c.0 == <$R>::NAME && c.1 == m.stem())
+                    .unwrap_or_else(|| panic!("{} {m} is not in the table", <$R>::NAME));
+                assert_eq!([s.wins, s.draws, s.losses], want.2, "{} {m}", <$R>::NAME);
+                seen += 1;
+            }
+        }};
+    }
+    check!(Dameo);
+    check!(Croda);
+    check!(Scandinavian);
+    check!(BoyerParton);
+    check!(English);
+    assert_eq!(seen, COUNTS.len());
+}
+
+#[test]
+fn build_resumes_and_rebuilds_a_damaged_file() {
+    let dir = std::env::temp_dir().join(format!("dama-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let events = std::sync::Mutex::new(Vec::new());
+    let log = |e: &BuildEvent| {
+        if !matches!(e, BuildEvent::Progress { .. }) {
+            events.lock().unwrap().push(format!("{e:?}"));
+        }
+    };
+    build_all::<English>(&dir, 3, &log).unwrap();
+    let files = |d: &std::path::Path| {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(d.join("english"))
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                (p.display().to_string(), std::fs::read(&p).unwrap())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let first = files(&dir);
+    assert_eq!(first.len(), Material::all_up_to(3).len());
+    let damaged = dir.join("english").join("1010.egdb");
+    let mut b = std::fs::read(&damaged).unwrap();
+    let last = b.len() - 20;
+    b[last] ^= 1;
+    std::fs::write(&damaged, b).unwrap();
+    std::fs::remove_file(dir.join("english").join("0101.egdb")).unwrap();
+    events.lock().unwrap().clear();
+    build_all::<English>(&dir, 3, &log).unwrap();
+    let ev = events.lock().unwrap().clone();
+    assert_eq!(files(&dir), first, "the rebuilt files are the same");
+    assert!(ev
+        .iter()
+        .any(|e| e.contains("Rebuilding") && e.contains("checksum")));
+    assert_eq!(
+        ev.iter().filter(|e| e.contains("Started")).count(),
+        2,
+        "{ev:?}"
+    );
+    assert_eq!(
+        ev.iter().filter(|e| e.contains("Kept")).count(),
+        Material::all_up_to(3).len() - 2
+    );
+    // Lookups through the files agree with the tables built in memory.
+    let on_disk = Tables::<English>::open(&dir);
+    let memory = solve_all::<English>(3).unwrap();
+    for p in every_position::<English>(3).iter().step_by(7) {
+        assert_eq!(on_disk.lookup(p).unwrap(), memory.lookup(p).unwrap());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A slice whose conversions lead to a slice that is not there is refused.
+#[test]
+fn a_missing_smaller_slice_is_an_error() {
+    let tables = Tables::<English>::new();
+    let err = solve(&tables, Material::from_stem("1010").unwrap(), &|_, _| {}).unwrap_err();
+    assert!(err.contains("not built"), "{err}");
+}
+
+/// The forward solver also agrees on a random sample of 4-piece positions: each is
+/// solved with everything it reaches without a capture (crownings included), on top of
+/// the forward solver's 3-piece values. Minutes in release mode: run with `--ignored`.
+fn four_piece_sample<R: Rules>(samples: usize) {
+    use rand::{Rng, SeedableRng};
+    let tables = solve_all::<R>(4).expect("build");
+    let (_, mut known) = forward_values::<R>(3);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    let slices: Vec<Material> = tables
+        .materials()
+        .into_iter()
+        .filter(|m| m.pieces() == 4)
+        .collect();
+    let mut checked = 0;
+    let mut kinds = [0usize; 3];
+    let mut skipped = 0;
+    while checked < samples {
+        let m = slices[rng.gen_range(0..slices.len())];
+        let ix = Indexer::<R>::new(m);
+        let Some(start) = ix.position(rng.gen_range(0..ix.size())) else {
+            continue;
+        };
+        if !known.contains_key(&key(&start)) {
+            let mut closure = vec![start];
+            let mut seen: Set<Key> = Set::default();
+            seen.insert(key(&start));
+            let mut at = 0;
+            while at < closure.len() {
+                let p = closure[at];
+                at += 1;
+                for mv in movegen::legal_moves(&p).iter() {
+                    let s = p.play(mv);
+                    if !mv.is_capture() && !known.contains_key(&key(&s)) && seen.insert(key(&s)) {
+                        closure.push(s);
+                    }
+                }
+            }
+            if closure.len() > 1_500_000 {
+                skipped += 1;
+                continue;
+            }
+            let mut by_men: HashMap<u32, Vec<Position<R>>> = HashMap::new();
+            for p in closure {
+                by_men
+                    .entry(p.occupied().count() - p.all_kings().count())
+                    .or_default()
+                    .push(p);
+            }
+            let mut order: Vec<u32> = by_men.keys().copied().collect();
+            order.sort();
+            for men in order {
+                forward_solve(&by_men[&men], &mut known);
+            }
+        }
+        let want = known[&key(&start)];
+        assert_eq!(
+            tables.lookup(&start).unwrap().unwrap(),
+            want,
+            "{}: {}",
+            R::NAME,
+            dama::fen::to_fen(&start)
+        );
+        kinds[match want {
+            Value::Win(_) => 0,
+            Value::Draw => 1,
+            Value::Loss(_) => 2,
+        }] += 1;
+        checked += 1;
+    }
+    eprintln!(
+        "{}: {samples} 4-piece positions agree (win/draw/loss {kinds:?}; {skipped} samples \
+         skipped whose quiet closure exceeds 1.5 M positions)",
+        R::NAME
+    );
+}
+
+#[test]
+#[ignore]
+fn retrograde_agrees_with_a_forward_solver_on_4_piece_samples() {
+    four_piece_sample::<English>(200);
+    four_piece_sample::<Scandinavian>(200);
+    four_piece_sample::<BoyerParton>(200);
+    four_piece_sample::<Croda>(100);
+    four_piece_sample::<Dameo>(100);
+}
