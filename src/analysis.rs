@@ -21,11 +21,15 @@ pub fn pv_texts<R: Rules>(pos: &Position<R>, pv: &[Move]) -> Vec<String> {
     out
 }
 
-/// A score as text: `+0.25` (men), or `win in 7` / `loss in 4` (plies).
+/// A score as text: `+0.25` (men), `win in 7` / `loss in 4` (plies), or `egdb win` /
+/// `egdb loss` (a won or lost endgame-database position in the line).
 pub fn score_text(score: Score) -> String {
+    use crate::search::EGDB_WIN;
     match crate::search::win_in(score) {
         Some(p) if p >= 0 => format!("win in {p}"),
         Some(p) => format!("loss in {}", -p),
+        None if score > EGDB_WIN - 200 => "egdb win".to_string(),
+        None if score < -EGDB_WIN + 200 => "egdb loss".to_string(),
         None => format!("{:+.2}", score as f64 / 100.0),
     }
 }
@@ -44,6 +48,15 @@ fn info_fields<R: Rules>(pos: &Position<R>, info: &Info) -> serde_json::Map<Stri
     m.insert("hashfull".into(), json!(info.hashfull));
     m.insert("multipv".into(), json!(info.multipv));
     m.insert("pv".into(), json!(pv_texts(pos, &info.pv)));
+    if let Some(v) = info.egdb {
+        m.insert("egdb".into(), json!(v.word()));
+        if let Some(d) = v.distance() {
+            m.insert("egdb_dtc".into(), json!(d));
+        }
+    }
+    if info.egdb_hits > 0 {
+        m.insert("egdb_hits".into(), json!(info.egdb_hits));
+    }
     m
 }
 
@@ -54,8 +67,15 @@ pub fn info_json<R: Rules>(pos: &Position<R>, info: &Info) -> String {
 
 /// One iteration as a human-readable line.
 pub fn info_line<R: Rules>(pos: &Position<R>, info: &Info) -> String {
+    let mut egdb = String::new();
+    if let Some(v) = info.egdb {
+        egdb.push_str(&format!(" egdb {v}"));
+    }
+    if info.egdb_hits > 0 {
+        egdb.push_str(&format!(" egdb_hits {}", info.egdb_hits));
+    }
     format!(
-        "depth {:>2} seldepth {:>2} multipv {} score {} nodes {} nps {} time {:.3} hashfull {} pv {}",
+        "depth {:>2} seldepth {:>2} multipv {} score {} nodes {} nps {} time {:.3} hashfull {}{egdb} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,

@@ -2,6 +2,7 @@
 //! transposition table, the evaluation weights and the thread count; `search` blocks,
 //! and `stop_flag` lets another thread end a search early.
 
+use crate::egdb::Tables;
 use crate::eval::Weights;
 use crate::evaluation::Evaluation;
 use crate::game::Game;
@@ -20,6 +21,7 @@ pub struct Engine<R: Rules> {
     evaluation: Evaluation,
     pool: rayon::ThreadPool,
     shared: Arc<Shared>,
+    egdb: Option<Arc<Tables<R>>>,
 }
 
 impl<R: Rules> Engine<R> {
@@ -39,6 +41,7 @@ impl<R: Rules> Engine<R> {
             evaluation: Evaluation::default_for::<R>(),
             pool: threads::pool(threads),
             shared: Arc::new(Shared::new()),
+            egdb: None,
         })
     }
 
@@ -70,6 +73,16 @@ impl<R: Rules> Engine<R> {
     /// The evaluation in use.
     pub fn evaluation(&self) -> &Evaluation {
         &self.evaluation
+    }
+
+    /// Uses these endgame databases in the search (`None`: none).
+    pub fn set_egdb(&mut self, tables: Option<Arc<Tables<R>>>) {
+        self.egdb = tables.filter(|t| !t.is_empty());
+    }
+
+    /// The endgame databases in use.
+    pub fn egdb(&self) -> Option<&Arc<Tables<R>>> {
+        self.egdb.as_ref()
     }
 
     /// A handle that stops the running search when `stop` is stored into it.
@@ -108,6 +121,7 @@ impl<R: Rules> Engine<R> {
             &self.tt,
             &self.evaluation,
             &self.shared,
+            self.egdb.as_deref(),
             report,
         )
     }

@@ -38,19 +38,21 @@ pub fn search<R: Rules>(
     tt: &TranspositionTable,
     evaluation: &Evaluation,
     shared: &Shared,
+    egdb: Option<&crate::egdb::Tables<R>>,
     report: &(dyn Fn(&Info) + Sync),
 ) -> SearchResult {
     let start = Instant::now();
     let time = TimeManager::new(limits, start);
     tt.new_search();
     shared.nodes.store(0, Ordering::Relaxed);
+    shared.egdb_hits.store(0, Ordering::Relaxed);
     let threads = pool.current_num_threads().max(1);
     let main: Mutex<Vec<Info>> = Mutex::new(Vec::new());
     pool.scope(|scope| {
         for id in 0..threads {
             let main = &main;
             scope.spawn(move |_| {
-                let mut w = Worker::new(id, shared, tt, evaluation, limits, time, history);
+                let mut w = Worker::new(id, shared, tt, evaluation, limits, time, history, egdb);
                 let lines = w.run(multipv, report);
                 if id == 0 {
                     // The main thread is done: stop the helpers.

@@ -606,3 +606,159 @@ fn retrograde_agrees_with_a_forward_solver_on_4_piece_samples() {
     four_piece_sample::<Croda>(100);
     four_piece_sample::<Dameo>(100);
 }
+
+fn dama(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dama"))
+        .args(args)
+        .env("DAMA_EGDB_DIR", "/nonexistent/dama-egdb")
+        .output()
+        .expect("run dama");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `dama egdb build / probe / verify` and `dama analyze --egdb-dir` from the command
+/// line, with their errors.
+#[test]
+fn egdb_commands() {
+    let dir = std::env::temp_dir().join(format!("dama-egdb-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let (code, out, _) = dama(&["egdb", "build", "-v", "scandinavian", "-p", "3", "--dir", d]);
+    assert_eq!(code, 0);
+    assert!(out.contains("built 9 slices (9 new"), "{out}");
+    // Kept on a second run.
+    let (code, out, err) = dama(&["egdb", "build", "-v", "scandinavian", "-p", "3", "--dir", d]);
+    assert_eq!(code, 0);
+    assert!(out.contains("built 9 slices (0 new"), "{out}");
+    assert_eq!(err.matches("kept (already built)").count(), 9, "{err}");
+
+    let fen = "W:WKa1,Kc1:BKh8";
+    let (code, out, _) = dama(&[
+        "egdb",
+        "probe",
+        "-v",
+        "scandinavian",
+        "--fen",
+        fen,
+        "--dir",
+        d,
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["value"], "win");
+    let dist = v["distance"].as_u64().unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 13);
+    // The position's value is its best move's.
+    let best = moves
+        .iter()
+        .filter(|m| m["value"] == "win")
+        .map(|m| m["distance"].as_u64().unwrap())
+        .min();
+    assert_eq!(best, Some(dist));
+    assert!(moves.iter().any(|m| m["value"] == "draw"));
+    let (code, out, _) = dama(&[
+        "egdb",
+        "probe",
+        "-v",
+        "scandinavian",
+        "--fen",
+        fen,
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with(&format!("0m2k v 0m1k: win in {dist} (plies to conversion)")),
+        "{out}"
+    );
+
+    let (code, _, err) = dama(&[
+        "egdb",
+        "probe",
+        "-v",
+        "scandinavian",
+        "--fen",
+        "W:Wa1,c1,e1:Bh8",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no scandinavian database for slice 3m0k v 1m0k"),
+        "{err}"
+    );
+    assert!(err.contains("--pieces 4"), "{err}");
+    let (code, _, err) = dama(&[
+        "egdb",
+        "probe",
+        "-v",
+        "scandinavian",
+        "--fen",
+        "W:Wa2:Bh8",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: "), "{err}");
+
+    let (code, out, _) = dama(&["egdb", "verify", "-v", "scandinavian", "--dir", d]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("verified 9 slices") && out.contains("all consistent"),
+        "{out}"
+    );
+
+    let (code, out, err) = dama(&[
+        "analyze",
+        "-v",
+        "scandinavian",
+        "--fen",
+        fen,
+        "--depth",
+        "4",
+        "--json",
+        "--egdb-dir",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("egdb: 9 slices of scandinavian, complete to 3 pieces"),
+        "{err}"
+    );
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["egdb"], "win");
+    assert_eq!(last["egdb_dtc"].as_u64(), Some(dist));
+    assert!(last["egdb_hits"].as_u64().unwrap() > 0);
+
+    // A damaged file: verify and probe say which file and why, and exit non-zero.
+    let path = dir.join("scandinavian").join("0201.egdb");
+    let mut b = std::fs::read(&path).unwrap();
+    let n = b.len();
+    b[n / 2] ^= 0x55;
+    std::fs::write(&path, b).unwrap();
+    let (code, _, err) = dama(&["egdb", "verify", "-v", "scandinavian", "--dir", d]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("0201.egdb") && err.contains("checksum"),
+        "{err}"
+    );
+    let (code, _, err) = dama(&[
+        "egdb",
+        "probe",
+        "-v",
+        "scandinavian",
+        "--fen",
+        fen,
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("checksum"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -21,6 +21,8 @@ impl Hub {
     fn start() -> Hub {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dama"))
             .arg("hub")
+            // Databases the developer built must not change these sessions.
+            .env("DAMA_EGDB_DIR", "/nonexistent/dama-egdb")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -124,7 +126,8 @@ fn check_info(line: &str) {
     let f = strict_fields(args);
     for (k, v) in &f {
         match k.as_str() {
-            "depth" | "seldepth" | "nodes" | "nps" | "hashfull" | "multipv" => {
+            "depth" | "seldepth" | "nodes" | "nps" | "hashfull" | "multipv" | "egdb-dtc"
+            | "egdb-hits" => {
                 v.parse::<u64>()
                     .unwrap_or_else(|_| panic!("{k}={v} in {line}"));
             }
@@ -133,6 +136,7 @@ fn check_info(line: &str) {
                     .unwrap_or_else(|_| panic!("{k}={v} in {line}"));
             }
             "pv" => {}
+            "egdb" => assert!(["win", "draw", "loss"].contains(&v.as_str()), "{line}"),
             other => panic!("unexpected field {other} in {line}"),
         }
     }
@@ -512,4 +516,78 @@ fn quit_and_end_of_input_exit_at_once() {
     let status = h.child.wait().unwrap();
     assert!(status.success());
     assert!(t.elapsed() < Duration::from_secs(1));
+}
+
+/// Endgame databases through the protocol: `egdb-path` finds the slices (one line at
+/// `init` says which), `info` lines carry the root's database value and the hits, and
+/// `egdb-pieces=0` turns them off.
+#[test]
+fn endgame_databases_in_the_protocol() {
+    let dir = std::env::temp_dir().join(format!("dama-hub-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_dama"))
+        .args([
+            "egdb",
+            "build",
+            "--variant",
+            "english",
+            "--pieces",
+            "3",
+            "--dir",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("run dama egdb build");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut h = Hub::start();
+    h.send("hub");
+    let hello = h.until("wait");
+    assert!(hello.iter().any(|l| l.starts_with("param name=egdb-path ")));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("param name=egdb-pieces value=8 ")));
+    h.send("set-param name=variant value=english");
+    h.send(&format!("set-param name=egdb-path value={}", dir.display()));
+    h.send("init");
+    let lines = h.until("ready");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info egdb-found=") && lines[0].contains("complete to 3 pieces"),
+        "{lines:?}"
+    );
+    // Two kings against one: won; the database says so, with its distance.
+    h.send("pos fen=W:WK30,K26:BK4");
+    h.send("level depth=6");
+    h.send("go think");
+    let lines = h.until("done");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+    for l in &infos {
+        check_info(l);
+        assert!(l.contains(" egdb=win egdb-dtc=11"), "{l}");
+        assert!(l.contains(" egdb-hits="), "{l}");
+        assert!(
+            l.contains(" score=89.9"),
+            "a database win scores 90 - dtc/100: {l}"
+        );
+    }
+    assert!(!infos.is_empty());
+    // Off: the same search without databases finds the win by itself.
+    h.send("set-param name=egdb-pieces value=0");
+    h.send("init");
+    assert_eq!(h.next(), "ready");
+    h.send("pos fen=W:WK30,K26:BK4");
+    h.send("level depth=14");
+    h.send("go think");
+    let lines = h.until("done");
+    for l in lines.iter().filter(|l| l.starts_with("info")) {
+        check_info(l);
+        assert!(!l.contains("egdb"), "{l}");
+    }
+    let e = h.ask("set-param name=egdb-pieces value=9");
+    assert!(e.starts_with("error message="), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

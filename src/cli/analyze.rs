@@ -17,7 +17,11 @@ Scores are in hundredths of a man from the side to move's view; a forced result 
 'win in N' / 'loss in N' plies (JSON: \"win_in\": N, negative for a loss).
 With --json every line is one JSON object: per depth {depth, seldepth, score, nodes, nps,
 time_ms, hashfull, multipv, pv[, win_in]}, and last {bestmove, ponder, ...} with the same
-fields (bestmove is null when the side to move has no legal move).";
+fields (bestmove is null when the side to move has no legal move).
+With endgame databases (see 'dama egdb --help'), lines also give the database value of
+the position, 'egdb win in 7' (plies to conversion; JSON \"egdb\": \"win\",
+\"egdb_dtc\": 7) and the positions of the tree the databases answered ('egdb_hits').
+A score of a database win inside the tree shows as 'egdb win' (JSON score 28000 - dtc).";
 
 /// Arguments of `dama analyze`.
 #[derive(Args, Debug)]
@@ -57,6 +61,14 @@ pub struct AnalyzeArgs {
     /// classic), classic, nn, or the path of a model file.
     #[arg(long, default_value = "default")]
     pub evaluation: String,
+    /// Endgame-database directory (default: $DAMA_EGDB_DIR, else
+    /// ~/.local/share/dama/egdb; see `dama egdb --help`). Without slices there, the
+    /// search runs without databases.
+    #[arg(long)]
+    pub egdb_dir: Option<std::path::PathBuf>,
+    /// Probe the databases for positions of at most this many pieces (0: never).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=8))]
+    pub egdb_pieces: u32,
 }
 
 pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
@@ -83,6 +95,20 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
                 eprintln!("error: {e}");
                 return 2;
             }
+        }
+    }
+    if args.egdb_pieces > 0 {
+        let dir = args
+            .egdb_dir
+            .clone()
+            .unwrap_or_else(crate::egdb::default_dir);
+        let mut tables = crate::egdb::Tables::<R>::open(&dir);
+        tables.set_probe_pieces(args.egdb_pieces);
+        if !tables.is_empty() {
+            eprintln!("egdb: {} in {}", tables.summary(), dir.display());
+            engine.set_egdb(Some(std::sync::Arc::new(tables)));
+        } else if args.egdb_dir.is_some() {
+            eprintln!("egdb: no {} slices in {}", R::NAME, dir.display());
         }
     }
     let json = args.json;

@@ -44,6 +44,10 @@ impl<R: Rules> Slice<R> {
 /// The endgame databases of the rules `R` that are at hand.
 pub struct Tables<R: Rules> {
     slices: HashMap<Material, Slice<R>>,
+    /// [`Tables::probe`] answers only positions of at most this many pieces.
+    probe_pieces: u32,
+    /// The most pieces of any slice at hand.
+    largest: u32,
 }
 
 impl<R: Rules> Default for Tables<R> {
@@ -74,6 +78,8 @@ impl<R: Rules> Tables<R> {
     pub fn new() -> Tables<R> {
         Tables {
             slices: HashMap::new(),
+            probe_pieces: u32::MAX,
+            largest: 0,
         }
     }
 
@@ -107,6 +113,7 @@ impl<R: Rules> Tables<R> {
                 );
             }
         }
+        t.largest = t.slices.keys().map(|m| m.pieces()).max().unwrap_or(0);
         t
     }
 
@@ -119,6 +126,7 @@ impl<R: Rules> Tables<R> {
         };
         let _ = s.values.set(Ok(values));
         self.slices.insert(material, s);
+        self.largest = self.largest.max(material.pieces());
     }
 
     /// True when the slice of `material` (either orientation) is at hand.
@@ -149,6 +157,46 @@ impl<R: Rules> Tables<R> {
             }
         }
         n
+    }
+
+    /// Limits [`Tables::probe`] to positions of at most `pieces` pieces.
+    pub fn set_probe_pieces(&mut self, pieces: u32) {
+        self.probe_pieces = pieces;
+    }
+
+    /// The piece limit of [`Tables::probe`].
+    pub fn probe_pieces(&self) -> u32 {
+        self.probe_pieces
+    }
+
+    /// True when no slice is at hand.
+    pub fn is_empty(&self) -> bool {
+        self.slices.is_empty()
+    }
+
+    /// The search's probe: the value of `pos` when it has at most the probe limit of
+    /// pieces, no capture is pending and its slice is at hand and readable.
+    #[inline]
+    pub fn probe(&self, pos: &Position<R>) -> Option<Value> {
+        if pos.occupied().count() > self.probe_pieces.min(self.largest)
+            || crate::movegen::has_capture(pos)
+        {
+            return None;
+        }
+        self.lookup(pos).ok().flatten()
+    }
+
+    /// A one-line account of the slices at hand: how many, the piece count they cover
+    /// completely and the largest one.
+    pub fn summary(&self) -> String {
+        let largest = self.largest;
+        format!(
+            "{} slices of {}, complete to {} pieces (largest {}), read when first used",
+            self.slices.len(),
+            R::NAME,
+            self.complete_pieces(),
+            largest
+        )
     }
 
     /// The values of a slice (loaded now if they were not), or why they cannot be read.

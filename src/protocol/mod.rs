@@ -85,6 +85,11 @@ pub struct Params {
     /// The evaluation: `default` (the shipped network when the variant has one, else
     /// classic), `classic`, `nn`, or the path of a model file.
     pub evaluation: String,
+    /// The endgame-database directory (`egdb-path`; at first, and when set empty, the
+    /// default directory, [`crate::egdb::default_dir`]).
+    pub egdb_path: String,
+    /// Probe the databases for positions of at most this many pieces (0: never).
+    pub egdb_pieces: u32,
 }
 
 impl Default for Params {
@@ -97,6 +102,8 @@ impl Default for Params {
             multipv: 1,
             format: MoveFormat::Hub,
             evaluation: "default".to_string(),
+            egdb_path: crate::egdb::default_dir().display().to_string(),
+            egdb_pieces: 8,
         }
     }
 }
@@ -135,12 +142,32 @@ trait Session: Send {
     fn perft(&self, depth: u32) -> String;
     fn show(&self) -> String;
     fn eval(&self) -> String;
+    /// Which endgame-database slices the engine found, if any.
+    fn egdb_summary(&self) -> Option<String>;
     fn go(&mut self, mode: Mode, limits: Limits, params: &Params, out: &Out) -> Option<Running>;
 }
 
 struct VariantSession<R: Rules> {
     game: Game<R>,
     engine: Arc<Mutex<Engine<R>>>,
+    /// Which endgame-database slices were found, if any.
+    egdb_summary: Option<String>,
+}
+
+/// The endgame databases of `params` (directory and piece limit) with the directory's
+/// name, or `None` when the limit is 0 or the directory holds no slice of `R`.
+fn open_egdb<R: Rules>(params: &Params) -> Option<(crate::egdb::Tables<R>, String)> {
+    if params.egdb_pieces == 0 {
+        return None;
+    }
+    let dir = if params.egdb_path.is_empty() {
+        crate::egdb::default_dir()
+    } else {
+        std::path::PathBuf::from(&params.egdb_path)
+    };
+    let mut t = crate::egdb::Tables::<R>::open(&dir);
+    t.set_probe_pieces(params.egdb_pieces);
+    (!t.is_empty()).then(|| (t, dir.display().to_string()))
 }
 
 fn make_session(params: &Params) -> Result<Box<dyn Session>, String> {
@@ -149,19 +176,32 @@ fn make_session(params: &Params) -> Result<Box<dyn Session>, String> {
         if params.evaluation != "default" {
             engine.set_evaluation(crate::evaluation::Evaluation::by_name::<R>(&params.evaluation)?);
         }
+        let egdb = open_egdb::<R>(params);
+        let egdb_summary = egdb.as_ref().map(|(t, dir)| format!("{} in {dir}", t.summary()));
+        engine.set_egdb(egdb.map(|(t, _)| Arc::new(t)));
         Ok(Box::new(VariantSession::<R> {
             game: Game::new(Position::start()),
             engine: Arc::new(Mutex::new(engine)),
+            egdb_summary,
         }) as Box<dyn Session>)
     })
 }
 
 /// A score as the protocol writes it: men with two decimals; a forced win in `p` plies
 /// is `100 - p/100`, a loss the negative.
+/// A won endgame-database position in the line scores `90 - dtc/100` (its plies to
+/// conversion), a lost one the negative.
 pub fn score_text(score: Score) -> String {
+    use crate::search::EGDB_WIN;
     match crate::search::win_in(score) {
         Some(p) if p >= 0 => format!("{:.2}", 100.0 - p as f64 / 100.0),
         Some(p) => format!("{:.2}", -(100.0 + p as f64 / 100.0)),
+        None if score > EGDB_WIN - 200 => {
+            format!("{:.2}", 90.0 - (EGDB_WIN - score) as f64 / 100.0)
+        }
+        None if score < -EGDB_WIN + 200 => {
+            format!("{:.2}", -(90.0 - (EGDB_WIN + score) as f64 / 100.0))
+        }
         None => format!("{:.2}", score as f64 / 100.0),
     }
 }
@@ -205,10 +245,23 @@ fn info_line<R: Rules>(
         info.hashfull,
         quote(&write_line(pos, &info.pv, format))
     ));
+    if let Some(v) = info.egdb {
+        s.push_str(&format!(" egdb={}", v.word()));
+        if let Some(d) = v.distance() {
+            s.push_str(&format!(" egdb-dtc={d}"));
+        }
+    }
+    if info.egdb_hits > 0 {
+        s.push_str(&format!(" egdb-hits={}", info.egdb_hits));
+    }
     s
 }
 
 impl<R: Rules> Session for VariantSession<R> {
+    fn egdb_summary(&self) -> Option<String> {
+        self.egdb_summary.clone()
+    }
+
     fn set_position(&mut self, line: &Line) -> Result<(), String> {
         let start = if let Some(f) = line.get("fen") {
             parse_fen::<R>(f).map_err(|e| e.to_string())?
@@ -554,7 +607,12 @@ impl Hub {
         match line.command.as_str() {
             "hub" => self.hello(),
             "set-param" => self.set_param(line)?,
-            "init" => self.out.line("ready"),
+            "init" => {
+                if let Some(s) = self.session.egdb_summary() {
+                    self.out.line(&format!("info egdb-found={}", quote(&s)));
+                }
+                self.out.line("ready")
+            }
             "new-game" => self.session.new_game(),
             "ping" => self.out.line("pong"),
             "quit" => return Ok(Flow::Quit),
@@ -640,6 +698,14 @@ impl Hub {
             "param name=evaluation value={} type=string",
             quote(&p.evaluation)
         ));
+        o.line(&format!(
+            "param name=egdb-path value={} type=string",
+            quote(&p.egdb_path)
+        ));
+        o.line(&format!(
+            "param name=egdb-pieces value={} type=int min=0 max=8",
+            p.egdb_pieces
+        ));
         o.line("wait");
     }
 
@@ -702,6 +768,26 @@ impl Hub {
                 if value != self.params.evaluation {
                     self.apply(Params {
                         evaluation: value.to_string(),
+                        ..self.params.clone()
+                    })?;
+                }
+            }
+            "egdb-path" => {
+                if value != self.params.egdb_path {
+                    self.apply(Params {
+                        egdb_path: value.to_string(),
+                        ..self.params.clone()
+                    })?;
+                }
+            }
+            "egdb-pieces" => {
+                let n: u32 = number("egdb-pieces", value)?;
+                if n > 8 {
+                    return Err(format!("egdb-pieces {n} is out of range 0-8"));
+                }
+                if n != self.params.egdb_pieces {
+                    self.apply(Params {
+                        egdb_pieces: n,
                         ..self.params.clone()
                     })?;
                 }

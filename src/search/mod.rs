@@ -38,6 +38,10 @@ pub struct Info {
     pub multipv: usize,
     /// Permille of the transposition table used by this search.
     pub hashfull: u32,
+    /// The endgame databases' value of the root position, when they hold it.
+    pub egdb: Option<crate::egdb::Value>,
+    /// Positions of the tree whose value the endgame databases gave, all threads.
+    pub egdb_hits: u64,
 }
 
 impl Info {
@@ -55,6 +59,22 @@ impl Info {
     /// when it loses, `None` when the score is not a forced result.
     pub fn win_in(&self) -> Option<i32> {
         crate::search::win_in(self.score)
+    }
+}
+
+/// The score of a position the endgame databases call won in 0 plies to conversion:
+/// above every evaluation, below every forced win the search finds itself.
+pub const EGDB_WIN: Score = crate::eval::MATE_BOUND - 1_000;
+
+/// The search score of an endgame-database value: a win in d plies to conversion scores
+/// `EGDB_WIN - d` (the quicker conversion first), a loss the negative, a draw 0. The
+/// score does not depend on the ply, so the table keeps it as it is.
+pub fn egdb_score(v: crate::egdb::Value) -> Score {
+    use crate::egdb::Value;
+    match v {
+        Value::Win(d) => EGDB_WIN - d as Score,
+        Value::Draw => 0,
+        Value::Loss(d) => -EGDB_WIN + d as Score,
     }
 }
 
@@ -91,6 +111,8 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// Nodes searched so far by all threads (flushed in batches).
     pub nodes: AtomicU64,
+    /// Endgame-database hits so far by all threads (flushed with the nodes).
+    pub egdb_hits: AtomicU64,
 }
 
 impl Shared {
@@ -99,6 +121,7 @@ impl Shared {
         Shared {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            egdb_hits: AtomicU64::new(0),
         }
     }
 

@@ -2,7 +2,8 @@
 //! and a capture-resolving quiescence search.
 
 use super::ordering::{pick, Ordering};
-use super::{Info, Shared, MAX_PLY};
+use super::{egdb_score, Info, Shared, MAX_PLY};
+use crate::egdb::Tables;
 use crate::eval::{evaluate, Score, INFINITE, MATE};
 use crate::evaluation::Evaluation;
 use crate::movegen;
@@ -47,10 +48,15 @@ pub struct Worker<'a, R: Rules> {
     /// Root moves excluded from this search (multi-PV lines already found).
     excluded: Vec<Move>,
     root_pos: Position<R>,
+    /// The endgame databases, when there are any.
+    egdb: Option<&'a Tables<R>>,
+    /// Positions whose value the databases gave (not yet added to `shared`).
+    egdb_hits: u64,
 }
 
 impl<'a, R: Rules> Worker<'a, R> {
     /// A worker searching the last position of `history` (the game so far).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: usize,
         shared: &'a Shared,
@@ -59,6 +65,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         limits: &'a Limits,
         time: TimeManager,
         history: &[Position<R>],
+        egdb: Option<&'a Tables<R>>,
     ) -> Worker<'a, R> {
         let root_pos = *history.last().expect("a position to search");
         let window = root_pos.reversible_plies() as usize;
@@ -95,6 +102,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             keys: vec![[0; MAX_MOVES]; MAX_PLY],
             excluded: Vec::new(),
             root_pos,
+            egdb: egdb.filter(|t| !t.is_empty()),
+            egdb_hits: 0,
         }
     }
 
@@ -107,6 +116,11 @@ impl<'a, R: Rules> Worker<'a, R> {
             return Vec::new();
         }
         let multipv = multipv.clamp(1, root_moves.len());
+        let root_value = self.egdb.and_then(|t| {
+            (root.occupied().count() <= t.probe_pieces())
+                .then(|| t.lookup(&root).ok().flatten())
+                .flatten()
+        });
         let max_depth = self
             .limits
             .depth
@@ -148,6 +162,8 @@ impl<'a, R: Rules> Worker<'a, R> {
                     pv,
                     multipv: line + 1,
                     hashfull: 0,
+                    egdb: root_value,
+                    egdb_hits: 0,
                 });
             }
             if self.stopped && lines.len() < multipv {
@@ -164,9 +180,11 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             self.flush();
             let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed);
+            let hits = self.shared.egdb_hits.load(AtomicOrdering::Relaxed);
             let hashfull = self.tt.hashfull();
             for l in lines.iter_mut() {
                 l.nodes = nodes;
+                l.egdb_hits = hits;
                 l.hashfull = hashfull;
                 l.time = self.time.elapsed();
             }
@@ -238,6 +256,12 @@ impl<'a, R: Rules> Worker<'a, R> {
             .nodes
             .fetch_add(self.pending, AtomicOrdering::Relaxed);
         self.pending = 0;
+        if self.egdb_hits > 0 {
+            self.shared
+                .egdb_hits
+                .fetch_add(self.egdb_hits, AtomicOrdering::Relaxed);
+            self.egdb_hits = 0;
+        }
     }
 
     /// Counts a node; every `CHECK_EVERY` nodes looks at the stop flag, the clock and
@@ -303,6 +327,11 @@ impl<'a, R: Rules> Worker<'a, R> {
             beta = beta.min(MATE - ply as Score - 1);
             if alpha >= beta {
                 return alpha;
+            }
+            // The databases know this position: no search below it.
+            if let Some(v) = self.egdb.and_then(|t| t.probe(pos)) {
+                self.egdb_hits += 1;
+                return egdb_score(v);
             }
         }
         if depth <= 0 || ply >= MAX_PLY - 2 {
