@@ -762,3 +762,31 @@ fn egdb_commands() {
     assert!(err.contains("checksum"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Won 3-piece positions drawn from the databases are won by dama playing itself with
+/// them (a shallow fixed depth, so the run is exact): the quickest won conversion each
+/// move cannot fail.
+#[test]
+fn database_play_converts_won_positions() {
+    use dama::egdb::conversion::{play_out, won_positions};
+    fn run<R: Rules>() {
+        let tables = Arc::new(solve_all::<R>(3).unwrap());
+        let limits = dama::time::Limits {
+            depth: Some(2),
+            ..Default::default()
+        };
+        for p in won_positions(&tables, 3, 12, 7).unwrap() {
+            let r = play_out(p, &limits, Some(tables.clone()), 300).unwrap();
+            assert!(r.won, "{}: {} {r:?}", R::NAME, dama::fen::to_fen(&p));
+            let Value::Win(d) = tables.lookup(&p).unwrap().unwrap() else {
+                panic!("not won")
+            };
+            assert!(r.plies >= d as u32);
+        }
+    }
+    run::<Dameo>();
+    run::<Croda>();
+    run::<Scandinavian>();
+    run::<BoyerParton>();
+    run::<English>();
+}

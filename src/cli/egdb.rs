@@ -49,6 +49,41 @@ pub enum EgdbCommand {
     Probe(ProbeArgs),
     /// Check that every stored value equals the value its successors give.
     Verify(VerifyArgs),
+    /// Play won positions drawn from the databases out, dama against itself, and count
+    /// how many it wins and in how many plies (with the databases, or --without).
+    Convert(ConvertArgs),
+}
+
+/// Arguments of `dama egdb convert`.
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// Rule set: dameo, croda, scandinavian, boyer-parton or english.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Won positions to play out.
+    #[arg(long, default_value_t = 200)]
+    pub positions: usize,
+    /// Draw them from the slices of this many pieces (default: the largest at hand).
+    #[arg(long, short = 'p')]
+    pub pieces: Option<u32>,
+    /// Milliseconds a move.
+    #[arg(long, default_value_t = 100)]
+    pub movetime: u64,
+    /// Seed of the random positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play without the databases (the positions still come from them).
+    #[arg(long)]
+    pub without: bool,
+    /// Games at the same time (one thread each).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// A game not won within this many plies counts as not won.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+    /// Database directory (default: see below).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
 }
 
 /// Arguments of `dama egdb build`.
@@ -108,6 +143,7 @@ pub(super) fn run<R: Rules>(args: &EgdbArgs) -> i32 {
         EgdbCommand::Build(a) => build::<R>(a),
         EgdbCommand::Probe(a) => probe::<R>(a),
         EgdbCommand::Verify(a) => verify::<R>(a),
+        EgdbCommand::Convert(a) => convert::<R>(a),
     };
     match result {
         Ok(code) => code,
@@ -124,6 +160,7 @@ pub(super) fn variant_of(args: &EgdbArgs) -> Variant {
         EgdbCommand::Build(a) => a.variant,
         EgdbCommand::Probe(a) => a.variant,
         EgdbCommand::Verify(a) => a.variant,
+        EgdbCommand::Convert(a) => a.variant,
     }
 }
 
@@ -307,4 +344,95 @@ fn verify<R: Rules>(a: &VerifyArgs) -> Result<i32, String> {
         }
     );
     Ok(if bad == 0 { 0 } else { 1 })
+}
+
+fn convert<R: Rules>(a: &ConvertArgs) -> Result<i32, String> {
+    use crate::egdb::conversion::{play_out, won_positions, Playout};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = a.dir.clone().unwrap_or_else(default_dir);
+    let tables = std::sync::Arc::new(Tables::<R>::open(&dir));
+    if tables.is_empty() {
+        return Err(format!("no {} slices in {}", R::NAME, dir.display()));
+    }
+    let pieces = a.pieces.unwrap_or_else(|| {
+        tables
+            .materials()
+            .iter()
+            .map(|m| m.pieces())
+            .max()
+            .unwrap_or(0)
+    });
+    let positions = won_positions(&tables, pieces, a.positions, a.seed)?;
+    let limits = crate::time::Limits {
+        movetime: Some(std::time::Duration::from_millis(a.movetime)),
+        ..Default::default()
+    };
+    let egdb = (!a.without).then(|| tables.clone());
+    eprintln!(
+        "{} won {}-piece positions of {}, played out at {} ms a move {} databases",
+        positions.len(),
+        pieces,
+        R::NAME,
+        a.movetime,
+        if a.without { "without" } else { "with" }
+    );
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Playout>>> = Mutex::new(vec![None; positions.len()]);
+    let progress = Progress::new("convert", positions.len() as u64, 10);
+    let done = AtomicUsize::new(0);
+    let error: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..a.concurrency {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= positions.len() {
+                    break;
+                }
+                match play_out(positions[i], &limits, egdb.clone(), a.max_plies) {
+                    Ok(p) => {
+                        results.lock().expect("results")[i] = Some(p);
+                        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        progress.update(d as u64, "");
+                    }
+                    Err(e) => {
+                        *error.lock().expect("error") = Some(e);
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    progress.finish();
+    if let Some(e) = error.into_inner().expect("error") {
+        return Err(e);
+    }
+    let results: Vec<Playout> = results
+        .into_inner()
+        .expect("results")
+        .into_iter()
+        .flatten()
+        .collect();
+    for (p, r) in positions.iter().zip(&results) {
+        if !r.won {
+            let how = match r.outcome {
+                Some(o) => format!("{o:?}"),
+                None => format!("no result after {} plies", r.plies),
+            };
+            println!("not won: {} ({how})", crate::fen::to_fen(p));
+        }
+    }
+    let won: Vec<&Playout> = results.iter().filter(|r| r.won).collect();
+    let avg = won.iter().map(|r| r.plies as f64).sum::<f64>() / won.len().max(1) as f64;
+    let max = won.iter().map(|r| r.plies).max().unwrap_or(0);
+    println!(
+        "{} {}-piece positions: won {}/{} {} databases, average {:.1} plies to the win (longest {})",
+        R::NAME,
+        pieces,
+        won.len(),
+        results.len(),
+        if a.without { "without" } else { "with" },
+        avg,
+        max
+    );
+    Ok(if won.len() == results.len() { 0 } else { 1 })
 }
