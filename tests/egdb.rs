@@ -405,7 +405,8 @@ fn slice_files_round_trip_and_refuse_damage() {
         assert!(file::decode(&bad, "english", m, n).is_err(), "byte {at}");
     }
     let err = |b: &[u8], v: &str, m: Material, n: u64| file::decode(b, v, m, n).unwrap_err();
-    assert!(err(&bytes[..bytes.len() / 2], "english", m, n).contains("checksum"));
+    assert!(err(&bytes[..bytes.len() / 2], "english", m, n).contains("truncated"));
+    assert!(err(&bytes[..40], "english", m, n).contains("truncated"));
     assert!(err(&bytes[..5], "english", m, n).contains("magic"));
     assert!(err(&bytes, "dameo", m, n).contains("for english"));
     assert!(err(&bytes, "english", m.flipped(), n).contains("slice"));

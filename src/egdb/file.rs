@@ -1,6 +1,8 @@
-//! The slice file: a header, the values in independently compressed blocks, and a
-//! checksum. A file that is truncated, corrupt, of another format version, another
-//! variant or another slice is refused with a message saying which.
+//! The slice file: a header with a table of independently compressed blocks, each with
+//! its own checksum, then the blocks. A probe reads only the block it needs (a
+//! positional read), so a slice of hundreds of megabytes costs nothing until used and
+//! then only what is touched. A file that is truncated, corrupt, of another format
+//! version, another variant or another slice is refused with a message saying which.
 //!
 //! Layout (integers little-endian):
 //!
@@ -15,15 +17,16 @@
 //! | 4 | entries per block |
 //! | 4 | blocks |
 //! | 8 x (blocks + 1) | offset of each block in the payload, and the payload length |
+//! | 8 x blocks | FNV-1a 64 of each block's bytes |
+//! | 8 | FNV-1a 64 of every header byte before it |
 //! | ... | payload: each block run-length coded ([`pack`]) |
-//! | 8 | FNV-1a 64 of every byte before it |
 
 use super::material::Material;
 
 /// The magic bytes that open a slice file.
 pub const MAGIC: &[u8; 8] = b"DAMAEGDB";
 /// The format version written and the only one read.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Metric byte: one byte a position, [`super::Value::encode`].
 pub const METRIC_DTC: u8 = 1;
 /// Positions per compressed block.
@@ -105,12 +108,15 @@ pub fn encode(variant: &str, material: Material, values: &[u8]) -> Vec<u8> {
     let blocks = values.len().div_ceil(BLOCK);
     let mut payload = Vec::new();
     let mut offsets = Vec::with_capacity(blocks + 1);
+    let mut sums = Vec::with_capacity(blocks);
     for chunk in values.chunks(BLOCK) {
-        offsets.push(payload.len() as u64);
+        let start = payload.len();
+        offsets.push(start as u64);
         pack(chunk, &mut payload);
+        sums.push(checksum(&payload[start..]));
     }
     offsets.push(payload.len() as u64);
-    let mut out = Vec::with_capacity(payload.len() + 64 + 8 * offsets.len());
+    let mut out = Vec::with_capacity(payload.len() + 64 + 16 * offsets.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.push(variant.len() as u8);
@@ -128,10 +134,187 @@ pub fn encode(variant: &str, material: Material, values: &[u8]) -> Vec<u8> {
     for o in offsets {
         out.extend_from_slice(&o.to_le_bytes());
     }
-    out.extend_from_slice(&payload);
+    for s in sums {
+        out.extend_from_slice(&s.to_le_bytes());
+    }
     let sum = checksum(&out);
     out.extend_from_slice(&sum.to_le_bytes());
+    out.extend_from_slice(&payload);
     out
+}
+
+/// Where a slice file's bytes come from: the file itself, or bytes in memory.
+pub trait Source {
+    /// `len` bytes from `offset`, or an error when there are fewer.
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String>;
+    /// The total length.
+    fn len(&self) -> u64;
+}
+
+impl Source for [u8] {
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String> {
+        let o = offset as usize;
+        self.get(o..o + len)
+            .map(|s| s.to_vec())
+            .ok_or_else(|| "the file is truncated".to_string())
+    }
+
+    fn len(&self) -> u64 {
+        <[u8]>::len(self) as u64
+    }
+}
+
+impl Source for std::fs::File {
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = vec![0u8; len];
+        FileExt::read_exact_at(self, &mut buf, offset).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => "the file is truncated".to_string(),
+            _ => format!("cannot read: {e}"),
+        })?;
+        Ok(buf)
+    }
+
+    fn len(&self) -> u64 {
+        self.metadata().map(|m| m.len()).unwrap_or(0)
+    }
+}
+
+/// An opened slice file: its header checked, its blocks read on demand.
+pub struct SliceFile<S: Source + ?Sized> {
+    entries: u64,
+    block: usize,
+    offsets: Vec<u64>,
+    sums: Vec<u64>,
+    payload: u64,
+    source: Box<S>,
+}
+
+impl<S: Source + ?Sized> SliceFile<S> {
+    /// Reads and checks the header: the magic, the format version, the header checksum,
+    /// the variant, the slice, the number of entries and the block table.
+    pub fn open(
+        source: Box<S>,
+        variant: &str,
+        material: Material,
+        entries: u64,
+    ) -> Result<SliceFile<S>, String> {
+        let magic = source
+            .read_at(0, MAGIC.len())
+            .map_err(|_| "not a dama endgame database file (bad magic)".to_string())?;
+        if magic != MAGIC {
+            return Err("not a dama endgame database file (bad magic)".into());
+        }
+        let version = u32::from_le_bytes(source.read_at(8, 4)?.try_into().unwrap());
+        if version != FORMAT_VERSION {
+            return Err(format!(
+                "format version {version}, but this dama reads version {FORMAT_VERSION}: rebuild it"
+            ));
+        }
+        let n = source.read_at(12, 1)?[0] as usize;
+        let fixed = 13 + n + 4 + 1 + 8 + 4 + 4;
+        let head = source.read_at(0, fixed)?;
+        let blocks = u32::from_le_bytes(head[fixed - 4..fixed].try_into().unwrap()) as usize;
+        if blocks as u64 > entries / BLOCK as u64 + 2 {
+            return Err("inconsistent block table".into());
+        }
+        let header_len = fixed + 8 * (blocks + 1) + 8 * blocks;
+        let header = source.read_at(0, header_len + 8)?;
+        let (body, sum) = header.split_at(header_len);
+        if checksum(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
+            return Err("header checksum mismatch: the file is corrupt".into());
+        }
+        let mut c = Cursor {
+            bytes: body,
+            at: 13,
+        };
+        let name = String::from_utf8_lossy(c.take(n, "header")?).into_owned();
+        if name != variant {
+            return Err(format!("the file is for {name}, not {variant}"));
+        }
+        let m = c.take(4, "header")?;
+        let got = Material {
+            white_men: m[0],
+            white_kings: m[1],
+            black_men: m[2],
+            black_kings: m[3],
+        };
+        if got != material {
+            return Err(format!("the file holds slice {got}, not {material}"));
+        }
+        let metric = c.take(1, "header")?[0];
+        if metric != METRIC_DTC {
+            return Err(format!("unknown metric {metric}"));
+        }
+        let count = c.u64("header")?;
+        if count != entries {
+            return Err(format!(
+                "the file holds {count} positions where {entries} were expected"
+            ));
+        }
+        let block = c.u32("header")? as usize;
+        let _ = c.u32("header")?;
+        if block == 0 || blocks != (count as usize).div_ceil(block) {
+            return Err("inconsistent block table".into());
+        }
+        let mut offsets = Vec::with_capacity(blocks + 1);
+        for _ in 0..=blocks {
+            offsets.push(c.u64("block table")?);
+        }
+        let mut sums = Vec::with_capacity(blocks);
+        for _ in 0..blocks {
+            sums.push(c.u64("block table")?);
+        }
+        let payload = (header_len + 8) as u64;
+        if offsets.windows(2).any(|w| w[0] > w[1])
+            || offsets.first() != Some(&0)
+            || payload + offsets[blocks] != source.len()
+        {
+            return Err("the file is truncated or its block table is inconsistent".into());
+        }
+        Ok(SliceFile {
+            entries,
+            block,
+            offsets,
+            sums,
+            payload,
+            source,
+        })
+    }
+
+    /// Positions per block.
+    pub fn block_len(&self) -> usize {
+        self.block
+    }
+
+    /// The number of blocks.
+    pub fn blocks(&self) -> usize {
+        self.sums.len()
+    }
+
+    /// The values of block `b`, read and checked now.
+    pub fn block(&self, b: usize) -> Result<Vec<u8>, String> {
+        let (from, to) = (self.offsets[b], self.offsets[b + 1]);
+        let packed = self
+            .source
+            .read_at(self.payload + from, (to - from) as usize)?;
+        if checksum(&packed) != self.sums[b] {
+            return Err(format!("block {b}: checksum mismatch: the file is corrupt"));
+        }
+        let len = self.block.min(self.entries as usize - b * self.block);
+        let mut out = Vec::with_capacity(len);
+        unpack(&packed, len, &mut out).map_err(|e| format!("block {b}: {e}"))?;
+        Ok(out)
+    }
+
+    /// Every value, every block checked.
+    pub fn read_all(&self) -> Result<Vec<u8>, String> {
+        let mut values = Vec::with_capacity(self.entries as usize);
+        for b in 0..self.blocks() {
+            values.extend_from_slice(&self.block(b)?);
+        }
+        Ok(values)
+    }
 }
 
 /// A reader over the header fields.
@@ -159,77 +342,14 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The values stored in a slice file's bytes, checked against the expected variant,
-/// material and number of entries.
+/// The values stored in a slice file's bytes, every block checked against the expected
+/// variant, material and number of entries.
 pub fn decode(
     bytes: &[u8],
     variant: &str,
     material: Material,
     entries: u64,
 ) -> Result<Vec<u8>, String> {
-    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-        return Err("not a dama endgame database file (bad magic)".into());
-    }
-    if bytes.len() < 8 + 4 + 8 {
-        return Err("the file is truncated".into());
-    }
-    let (body, sum) = bytes.split_at(bytes.len() - 8);
-    let mut c = Cursor {
-        bytes: body,
-        at: MAGIC.len(),
-    };
-    let version = c.u32("header")?;
-    if version != FORMAT_VERSION {
-        return Err(format!(
-            "format version {version}, but this dama reads version {FORMAT_VERSION}: rebuild it"
-        ));
-    }
-    if checksum(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
-        return Err("checksum mismatch: the file is corrupt or truncated".into());
-    }
-    let n = c.take(1, "header")?[0] as usize;
-    let name = String::from_utf8_lossy(c.take(n, "header")?).into_owned();
-    if name != variant {
-        return Err(format!("the file is for {name}, not {variant}"));
-    }
-    let m = c.take(4, "header")?;
-    let got = Material {
-        white_men: m[0],
-        white_kings: m[1],
-        black_men: m[2],
-        black_kings: m[3],
-    };
-    if got != material {
-        return Err(format!("the file holds slice {got}, not {material}"));
-    }
-    let metric = c.take(1, "header")?[0];
-    if metric != METRIC_DTC {
-        return Err(format!("unknown metric {metric}"));
-    }
-    let count = c.u64("header")?;
-    if count != entries {
-        return Err(format!(
-            "the file holds {count} positions where {entries} were expected"
-        ));
-    }
-    let block = c.u32("header")? as usize;
-    let blocks = c.u32("header")? as usize;
-    if block == 0 || blocks != (count as usize).div_ceil(block) {
-        return Err("inconsistent block table".into());
-    }
-    let mut offsets = Vec::with_capacity(blocks + 1);
-    for _ in 0..=blocks {
-        offsets.push(c.u64("block table")? as usize);
-    }
-    let payload = &body[c.at..];
-    if offsets.last() != Some(&payload.len()) || offsets.windows(2).any(|w| w[0] > w[1]) {
-        return Err("inconsistent block table".into());
-    }
-    let mut values = Vec::with_capacity(count as usize);
-    for b in 0..blocks {
-        let len = block.min(count as usize - b * block);
-        unpack(&payload[offsets[b]..offsets[b + 1]], len, &mut values)
-            .map_err(|e| format!("block {b}: {e}"))?;
-    }
-    Ok(values)
+    let source: Box<[u8]> = bytes.into();
+    SliceFile::open(source, variant, material, entries)?.read_all()
 }

@@ -13,31 +13,87 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-/// One slice: its numbering and its values, read from `path` on first use.
+/// A slice file opened, with the blocks read so far.
+struct Opened {
+    file: file::SliceFile<std::fs::File>,
+    blocks: Vec<OnceLock<Result<Box<[u8]>, String>>>,
+}
+
+/// Where a slice's values are.
+enum Store {
+    /// All in memory (a slice just built).
+    Memory(Arc<Vec<u8>>),
+    /// In a file, opened on first use; each block is read when first needed.
+    File {
+        path: PathBuf,
+        opened: OnceLock<Result<Opened, String>>,
+    },
+}
+
+/// One slice: its numbering and where its values are.
 struct Slice<R: Rules> {
     indexer: Indexer<R>,
-    path: Option<PathBuf>,
-    values: OnceLock<Result<Arc<Vec<u8>>, String>>,
+    store: Store,
 }
 
 impl<R: Rules> Slice<R> {
-    fn values(&self) -> Result<&Arc<Vec<u8>>, String> {
-        self.values
+    fn opened<'s>(
+        &self,
+        path: &Path,
+        opened: &'s OnceLock<Result<Opened, String>>,
+    ) -> Result<&'s Opened, String> {
+        opened
             .get_or_init(|| {
-                let path = self.path.as_ref().ok_or("slice has no values")?;
-                let bytes = std::fs::read(path)
+                let f = std::fs::File::open(path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                file::decode(
-                    &bytes,
+                let file = file::SliceFile::open(
+                    Box::new(f),
                     R::NAME,
                     self.indexer.material(),
                     self.indexer.size(),
                 )
-                .map(Arc::new)
-                .map_err(|e| format!("{}: {e}", path.display()))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+                let blocks = (0..file.blocks()).map(|_| OnceLock::new()).collect();
+                Ok(Opened { file, blocks })
             })
             .as_ref()
             .map_err(|e| e.clone())
+    }
+
+    /// The stored byte of index `idx`.
+    fn byte(&self, idx: u64) -> Result<u8, String> {
+        match &self.store {
+            Store::Memory(v) => Ok(v[idx as usize]),
+            Store::File { path, opened } => {
+                let o = self.opened(path, opened)?;
+                let per = o.file.block_len() as u64;
+                let b = (idx / per) as usize;
+                let block = o.blocks[b]
+                    .get_or_init(|| {
+                        o.file
+                            .block(b)
+                            .map(Vec::into_boxed_slice)
+                            .map_err(|e| format!("{}: {e}", path.display()))
+                    })
+                    .as_ref()
+                    .map_err(|e| e.clone())?;
+                Ok(block[(idx % per) as usize])
+            }
+        }
+    }
+
+    /// Every value (read now from the file, every block checked).
+    fn values(&self) -> Result<Arc<Vec<u8>>, String> {
+        match &self.store {
+            Store::Memory(v) => Ok(v.clone()),
+            Store::File { path, opened } => {
+                let o = self.opened(path, opened)?;
+                o.file
+                    .read_all()
+                    .map(Arc::new)
+                    .map_err(|e| format!("{}: {e}", path.display()))
+            }
+        }
     }
 }
 
@@ -107,8 +163,10 @@ impl<R: Rules> Tables<R> {
                     m,
                     Slice {
                         indexer: Indexer::new(m),
-                        path: Some(path),
-                        values: OnceLock::new(),
+                        store: Store::File {
+                            path,
+                            opened: OnceLock::new(),
+                        },
                     },
                 );
             }
@@ -121,10 +179,8 @@ impl<R: Rules> Tables<R> {
     pub fn insert(&mut self, material: Material, values: Arc<Vec<u8>>) {
         let s = Slice {
             indexer: Indexer::new(material),
-            path: None,
-            values: OnceLock::new(),
+            store: Store::Memory(values),
         };
-        let _ = s.values.set(Ok(values));
         self.slices.insert(material, s);
         self.largest = self.largest.max(material.pieces());
     }
@@ -203,7 +259,7 @@ impl<R: Rules> Tables<R> {
     pub fn values(&self, material: Material) -> Result<Option<Arc<Vec<u8>>>, String> {
         match self.slices.get(&material) {
             None => Ok(None),
-            Some(s) => s.values().map(|v| Some(v.clone())),
+            Some(s) => s.values().map(Some),
         }
     }
 
@@ -226,9 +282,6 @@ impl<R: Rules> Tables<R> {
         let Some(slice) = self.slices.get(&cm) else {
             return Ok(None);
         };
-        let values = slice.values()?;
-        Ok(Some(Value::decode(
-            values[slice.indexer.index(&q) as usize],
-        )))
+        Ok(Some(Value::decode(slice.byte(slice.indexer.index(&q))?)))
     }
 }
