@@ -148,7 +148,7 @@ pub trait Source {
     /// `len` bytes from `offset`, or an error when there are fewer.
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String>;
     /// The total length.
-    fn len(&self) -> u64;
+    fn size(&self) -> u64;
 }
 
 impl Source for [u8] {
@@ -159,7 +159,7 @@ impl Source for [u8] {
             .ok_or_else(|| "the file is truncated".to_string())
     }
 
-    fn len(&self) -> u64 {
+    fn size(&self) -> u64 {
         <[u8]>::len(self) as u64
     }
 }
@@ -175,7 +175,7 @@ impl Source for std::fs::File {
         Ok(buf)
     }
 
-    fn len(&self) -> u64 {
+    fn size(&self) -> u64 {
         self.metadata().map(|m| m.len()).unwrap_or(0)
     }
 }
@@ -268,7 +268,7 @@ impl<S: Source + ?Sized> SliceFile<S> {
         let payload = (header_len + 8) as u64;
         if offsets.windows(2).any(|w| w[0] > w[1])
             || offsets.first() != Some(&0)
-            || payload + offsets[blocks] != source.len()
+            || payload + offsets[blocks] != source.size()
         {
             return Err("the file is truncated or its block table is inconsistent".into());
         }
