@@ -165,9 +165,9 @@ fn forward_solve<R: Rules>(positions: &[Position<R>], known: &mut Map<Key, Value
                 }
             }
             if won {
-                decided.push((key(p), Value::Win(k as u8)));
+                decided.push((key(p), Value::Win(k as u16)));
             } else if all_won && longest <= k {
-                decided.push((key(p), Value::Loss(k as u8)));
+                decided.push((key(p), Value::Loss(k as u16)));
             }
         }
         let progress = !decided.is_empty();
@@ -377,20 +377,33 @@ fn verify_finds_consistent_slices_and_catches_a_wrong_value() {
 
 #[test]
 fn value_encoding_round_trips() {
-    for d in 0..=127u8 {
+    for d in (0..=300u16).chain([0x7FFE]) {
         assert_eq!(Value::decode(Value::Loss(d).encode()), Value::Loss(d));
         if d > 0 {
             assert_eq!(Value::decode(Value::Win(d).encode()), Value::Win(d));
         }
+        for v in [Value::Win(d.max(1)), Value::Loss(d)] {
+            match Value::byte_of_entry(v.encode()) {
+                Some(b) => {
+                    assert!(d <= 127);
+                    assert_eq!(Value::entry_of_byte(b), v.encode());
+                }
+                None => assert!(d > 127),
+            }
+        }
     }
     assert_eq!(Value::decode(Value::Draw.encode()), Value::Draw);
+    assert_eq!(Value::byte_of_entry(Value::Draw.encode()), Some(0));
 }
 
 #[test]
 fn slice_files_round_trip_and_refuse_damage() {
     let m = Material::from_stem("1101").unwrap();
-    let mut values: Vec<u8> = (0..200_000u32).map(|i| ((i / 7) % 5) as u8 * 40).collect();
-    values[12345] = 255;
+    let mut values: Vec<u16> = (0..200_000u32)
+        .map(|i| Value::Win(((i / 7) % 5) as u16 * 20 + 1).encode())
+        .collect();
+    values[12345] = Value::Loss(127).encode();
+    values[12346] = Value::Draw.encode();
     let bytes = file::encode("english", m, &values);
     assert!(
         bytes.len() < values.len() / 2,
@@ -414,6 +427,12 @@ fn slice_files_round_trip_and_refuse_damage() {
     let mut other_version = bytes.clone();
     other_version[8] = 9;
     assert!(err(&other_version, "english", m, n).contains("version 9"));
+    // A distance above 127 makes the file wide (two bytes a position).
+    let mut wide = values.clone();
+    wide[199_999] = Value::Loss(300).encode();
+    let wide_bytes = file::encode("english", m, &wide);
+    assert!(wide_bytes.len() > bytes.len());
+    assert_eq!(file::decode(&wide_bytes, "english", m, n).unwrap(), wide);
     // Literal runs longer than one control byte and repeats longer than one.
     for data in [
         (0..1000u32)

@@ -16,7 +16,7 @@
 use super::index::Indexer;
 use super::material::Material;
 use super::tables::Tables;
-use super::value::{Value, MAX_DISTANCE};
+use super::value::{Entry, Value, MAX_DISTANCE};
 use crate::bitboard::{flip_dirs, Bitboard, Dir};
 use crate::movegen;
 use crate::moves::MoveList;
@@ -24,7 +24,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::Color;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
 
 /// Positions handled per parallel task.
 const CHUNK: u64 = 1 << 14;
@@ -43,12 +43,12 @@ pub struct SliceStats {
     /// Lost for the side to move.
     pub losses: u64,
     /// The longest distance to conversion.
-    pub max_distance: u8,
+    pub max_distance: u16,
 }
 
 impl SliceStats {
     /// The counts of a slice's values.
-    pub fn of<R: Rules>(material: Material, values: &[u8]) -> SliceStats {
+    pub fn of<R: Rules>(material: Material, values: &[Entry]) -> SliceStats {
         let ix = Indexer::<R>::new(material);
         let mut s = SliceStats::default();
         for (i, &b) in values.iter().enumerate() {
@@ -179,10 +179,10 @@ pub fn solve<R: Rules>(
     tables: &Tables<R>,
     material: Material,
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<Entry>, String> {
     let ix = Indexer::<R>::new(material);
     let n = ix.size();
-    let values: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+    let values: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(0)).collect();
     let counts: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
     let chunks = n.div_ceil(CHUNK);
     let done = AtomicU64::new(0);
@@ -238,8 +238,8 @@ pub fn solve<R: Rules>(
         })?;
     done.store(2 * n, Ordering::Relaxed);
 
-    let mut d: u8 = 0;
-    let longest = AtomicU8::new(1);
+    let mut d: u16 = 0;
+    let longest = AtomicU16::new(1);
     loop {
         let win = Value::Win(d).encode();
         let loss = Value::Loss(d).encode();
@@ -298,5 +298,5 @@ pub fn solve<R: Rules>(
         }
         total.fetch_add(n, Ordering::Relaxed);
     }
-    Ok(values.into_iter().map(AtomicU8::into_inner).collect())
+    Ok(values.into_iter().map(AtomicU16::into_inner).collect())
 }

@@ -12,7 +12,7 @@
 //! | 4 | format version ([`FORMAT_VERSION`]) |
 //! | 1 + n | variant name, length-prefixed |
 //! | 4 | material: white men, white kings, black men, black kings |
-//! | 1 | metric: 1 = win/draw/loss with distance to conversion, one byte a position |
+//! | 1 | metric: win/draw/loss with distance to conversion, 1 = one byte a position (distances up to 127), 2 = two bytes (little-endian [`super::Value::encode`]) |
 //! | 8 | entries (positions of both sides to move, by [`super::Indexer`]) |
 //! | 4 | entries per block |
 //! | 4 | blocks |
@@ -22,13 +22,16 @@
 //! | ... | payload: each block run-length coded ([`pack`]) |
 
 use super::material::Material;
+use super::value::{Entry, Value};
 
 /// The magic bytes that open a slice file.
 pub const MAGIC: &[u8; 8] = b"DAMAEGDB";
 /// The format version written and the only one read.
 pub const FORMAT_VERSION: u32 = 2;
-/// Metric byte: one byte a position, [`super::Value::encode`].
+/// Metric byte: one byte a position ([`super::Value::byte_of_entry`]).
 pub const METRIC_DTC: u8 = 1;
+/// Metric byte: two bytes a position, little-endian [`super::Value::encode`].
+pub const METRIC_DTC_WIDE: u8 = 2;
 /// Positions per compressed block.
 pub const BLOCK: usize = 1 << 16;
 
@@ -103,16 +106,30 @@ pub fn unpack(packed: &[u8], len: usize, out: &mut Vec<u8>) -> Result<(), String
     Ok(())
 }
 
-/// The bytes of a slice file holding `values`.
-pub fn encode(variant: &str, material: Material, values: &[u8]) -> Vec<u8> {
+/// The bytes of a slice file holding `values`: one byte a position when every
+/// distance fits in one, else two.
+pub fn encode(variant: &str, material: Material, values: &[Entry]) -> Vec<u8> {
+    let narrow: Option<Vec<u8>> = values.iter().map(|&e| Value::byte_of_entry(e)).collect();
+    let metric = if narrow.is_some() {
+        METRIC_DTC
+    } else {
+        METRIC_DTC_WIDE
+    };
     let blocks = values.len().div_ceil(BLOCK);
     let mut payload = Vec::new();
     let mut offsets = Vec::with_capacity(blocks + 1);
     let mut sums = Vec::with_capacity(blocks);
-    for chunk in values.chunks(BLOCK) {
+    for b in 0..blocks {
+        let chunk = &values[b * BLOCK..((b + 1) * BLOCK).min(values.len())];
         let start = payload.len();
         offsets.push(start as u64);
-        pack(chunk, &mut payload);
+        match &narrow {
+            Some(bytes) => pack(&bytes[b * BLOCK..b * BLOCK + chunk.len()], &mut payload),
+            None => {
+                let bytes: Vec<u8> = chunk.iter().flat_map(|e| e.to_le_bytes()).collect();
+                pack(&bytes, &mut payload);
+            }
+        }
         sums.push(checksum(&payload[start..]));
     }
     offsets.push(payload.len() as u64);
@@ -127,7 +144,7 @@ pub fn encode(variant: &str, material: Material, values: &[u8]) -> Vec<u8> {
         material.black_men,
         material.black_kings,
     ]);
-    out.push(METRIC_DTC);
+    out.push(metric);
     out.extend_from_slice(&(values.len() as u64).to_le_bytes());
     out.extend_from_slice(&(BLOCK as u32).to_le_bytes());
     out.extend_from_slice(&(blocks as u32).to_le_bytes());
@@ -183,6 +200,7 @@ impl Source for std::fs::File {
 /// An opened slice file: its header checked, its blocks read on demand.
 pub struct SliceFile<S: Source + ?Sized> {
     entries: u64,
+    wide: bool,
     block: usize,
     offsets: Vec<u64>,
     sums: Vec<u64>,
@@ -243,7 +261,7 @@ impl<S: Source + ?Sized> SliceFile<S> {
             return Err(format!("the file holds slice {got}, not {material}"));
         }
         let metric = c.take(1, "header")?[0];
-        if metric != METRIC_DTC {
+        if metric != METRIC_DTC && metric != METRIC_DTC_WIDE {
             return Err(format!("unknown metric {metric}"));
         }
         let count = c.u64("header")?;
@@ -274,6 +292,7 @@ impl<S: Source + ?Sized> SliceFile<S> {
         }
         Ok(SliceFile {
             entries,
+            wide: metric == METRIC_DTC_WIDE,
             block,
             offsets,
             sums,
@@ -292,8 +311,8 @@ impl<S: Source + ?Sized> SliceFile<S> {
         self.sums.len()
     }
 
-    /// The values of block `b`, read and checked now.
-    pub fn block(&self, b: usize) -> Result<Vec<u8>, String> {
+    /// The entries of block `b`, read and checked now.
+    pub fn block(&self, b: usize) -> Result<Vec<Entry>, String> {
         let (from, to) = (self.offsets[b], self.offsets[b + 1]);
         let packed = self
             .source
@@ -302,13 +321,21 @@ impl<S: Source + ?Sized> SliceFile<S> {
             return Err(format!("block {b}: checksum mismatch: the file is corrupt"));
         }
         let len = self.block.min(self.entries as usize - b * self.block);
-        let mut out = Vec::with_capacity(len);
-        unpack(&packed, len, &mut out).map_err(|e| format!("block {b}: {e}"))?;
-        Ok(out)
+        let width = if self.wide { 2 } else { 1 };
+        let mut bytes = Vec::with_capacity(len * width);
+        unpack(&packed, len * width, &mut bytes).map_err(|e| format!("block {b}: {e}"))?;
+        Ok(if self.wide {
+            bytes
+                .chunks_exact(2)
+                .map(|p| Entry::from_le_bytes([p[0], p[1]]))
+                .collect()
+        } else {
+            bytes.into_iter().map(Value::entry_of_byte).collect()
+        })
     }
 
-    /// Every value, every block checked.
-    pub fn read_all(&self) -> Result<Vec<u8>, String> {
+    /// Every entry, every block checked.
+    pub fn read_all(&self) -> Result<Vec<Entry>, String> {
         let mut values = Vec::with_capacity(self.entries as usize);
         for b in 0..self.blocks() {
             values.extend_from_slice(&self.block(b)?);
@@ -342,14 +369,14 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The values stored in a slice file's bytes, every block checked against the expected
-/// variant, material and number of entries.
+/// The entries stored in a slice file's bytes, every block checked, the header checked
+/// against the expected variant, material and number of entries.
 pub fn decode(
     bytes: &[u8],
     variant: &str,
     material: Material,
     entries: u64,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<Entry>, String> {
     let source: Box<[u8]> = bytes.into();
     SliceFile::open(source, variant, material, entries)?.read_all()
 }

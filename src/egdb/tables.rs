@@ -4,7 +4,7 @@
 use super::file;
 use super::index::Indexer;
 use super::material::Material;
-use super::value::Value;
+use super::value::{Entry, Value};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -16,13 +16,13 @@ use std::sync::{Arc, OnceLock};
 /// A slice file opened, with the blocks read so far.
 struct Opened {
     file: file::SliceFile<std::fs::File>,
-    blocks: Vec<OnceLock<Result<Box<[u8]>, String>>>,
+    blocks: Vec<OnceLock<Result<Box<[Entry]>, String>>>,
 }
 
 /// Where a slice's values are.
 enum Store {
     /// All in memory (a slice just built).
-    Memory(Arc<Vec<u8>>),
+    Memory(Arc<Vec<Entry>>),
     /// In a file, opened on first use; each block is read when first needed.
     File {
         path: PathBuf,
@@ -60,8 +60,8 @@ impl<R: Rules> Slice<R> {
             .map_err(|e| e.clone())
     }
 
-    /// The stored byte of index `idx`.
-    fn byte(&self, idx: u64) -> Result<u8, String> {
+    /// The stored entry of index `idx`.
+    fn entry(&self, idx: u64) -> Result<Entry, String> {
         match &self.store {
             Store::Memory(v) => Ok(v[idx as usize]),
             Store::File { path, opened } => {
@@ -83,7 +83,7 @@ impl<R: Rules> Slice<R> {
     }
 
     /// Every value (read now from the file, every block checked).
-    fn values(&self) -> Result<Arc<Vec<u8>>, String> {
+    fn values(&self) -> Result<Arc<Vec<Entry>>, String> {
         match &self.store {
             Store::Memory(v) => Ok(v.clone()),
             Store::File { path, opened } => {
@@ -176,7 +176,7 @@ impl<R: Rules> Tables<R> {
     }
 
     /// Adds a slice held in memory (the builder's newly solved slices).
-    pub fn insert(&mut self, material: Material, values: Arc<Vec<u8>>) {
+    pub fn insert(&mut self, material: Material, values: Arc<Vec<Entry>>) {
         let s = Slice {
             indexer: Indexer::new(material),
             store: Store::Memory(values),
@@ -256,7 +256,7 @@ impl<R: Rules> Tables<R> {
     }
 
     /// The values of a slice (loaded now if they were not), or why they cannot be read.
-    pub fn values(&self, material: Material) -> Result<Option<Arc<Vec<u8>>>, String> {
+    pub fn values(&self, material: Material) -> Result<Option<Arc<Vec<Entry>>>, String> {
         match self.slices.get(&material) {
             None => Ok(None),
             Some(s) => s.values().map(Some),
@@ -282,6 +282,6 @@ impl<R: Rules> Tables<R> {
         let Some(slice) = self.slices.get(&cm) else {
             return Ok(None);
         };
-        Ok(Some(Value::decode(slice.byte(slice.indexer.index(&q))?)))
+        Ok(Some(Value::decode(slice.entry(slice.indexer.index(&q))?)))
     }
 }

@@ -1,5 +1,6 @@
 //! [`Value`]: the stored result of a position for the side to move, with its distance to
-//! conversion, and its one-byte encoding.
+//! conversion, and its 16-bit entry (files store it in one byte when every distance of
+//! a slice is at most 127 plies).
 //!
 //! **Distance to conversion (DTC)** counts the plies until the next capture or promotion
 //! (the move that leaves the slice) with best play: the winner converts as fast as it
@@ -14,37 +15,59 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     /// Won; the winner converts in this many plies (at least 1).
-    Win(u8),
+    Win(u16),
     /// Drawn with best play (repetitions; the 100-ply rule is ignored).
     Draw,
     /// Lost; the loser can delay the conversion this many plies (0: no legal move).
-    Loss(u8),
+    Loss(u16),
 }
 
-/// The largest distance a byte holds.
-pub const MAX_DISTANCE: u8 = 127;
+/// The largest distance an entry holds.
+pub const MAX_DISTANCE: u16 = 0x7FFE;
+
+/// A stored entry: [`Value::encode`].
+pub type Entry = u16;
 
 impl Value {
-    /// The byte stored: 0 draw, 1..=127 win in d, 128 + d loss in d.
-    pub fn encode(self) -> u8 {
+    /// The entry stored: 0 draw, 1..=0x7FFF win in d, 0x8000 + d loss in d.
+    pub fn encode(self) -> Entry {
         match self {
             Value::Draw => 0,
             Value::Win(d) => d,
-            Value::Loss(d) => 128 + d,
+            Value::Loss(d) => 0x8000 + d,
         }
     }
 
-    /// The value of a stored byte.
-    pub fn decode(b: u8) -> Value {
-        match b {
+    /// The value of a stored entry.
+    pub fn decode(e: Entry) -> Value {
+        match e {
             0 => Value::Draw,
-            1..=127 => Value::Win(b),
-            _ => Value::Loss(b - 128),
+            1..=0x7FFF => Value::Win(e),
+            _ => Value::Loss(e - 0x8000),
+        }
+    }
+
+    /// The entry of a byte of a narrow file (distances up to 127): 0 draw, 1..=127 win
+    /// in d, 128 + d loss in d.
+    pub fn entry_of_byte(b: u8) -> Entry {
+        match b {
+            0..=127 => b as Entry,
+            _ => 0x8000 + (b - 128) as Entry,
+        }
+    }
+
+    /// The byte of an entry in a narrow file, if its distance fits.
+    pub fn byte_of_entry(e: Entry) -> Option<u8> {
+        match Value::decode(e) {
+            Value::Draw => Some(0),
+            Value::Win(d) if d <= 127 => Some(d as u8),
+            Value::Loss(d) if d <= 127 => Some(128 + d as u8),
+            _ => None,
         }
     }
 
     /// The distance in plies (`None` for a draw).
-    pub fn distance(self) -> Option<u8> {
+    pub fn distance(self) -> Option<u16> {
         match self {
             Value::Draw => None,
             Value::Win(d) | Value::Loss(d) => Some(d),
@@ -64,7 +87,7 @@ impl Value {
     /// stays in the slice (`exit` false: the distance grows by one ply) or that converts
     /// (`exit` true: distance 1).
     pub fn before_move(self, exit: bool) -> Value {
-        let step = |d: u8| if exit { 1 } else { d.saturating_add(1) };
+        let step = |d: u16| if exit { 1 } else { d.saturating_add(1) };
         match self {
             Value::Draw => Value::Draw,
             Value::Loss(d) => Value::Win(step(d)),
