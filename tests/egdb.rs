@@ -102,18 +102,10 @@ fn every_position<R: Rules>(max: usize) -> Vec<Position<R>> {
 /// The independent check: a plain forward solver over the positions of `positions`
 /// (closed under quiet moves), given the values of every position a capture or a
 /// crowning leads to in `known`. Round k decides, from the values of earlier rounds
-/// only, the positions won in k (a move into a position lost in k - 1, or for k = 1 a
-/// converting move into a lost position) and lost in k (every move goes into a won
+/// only, the positions won in k (a non-capture into a position lost in k - 1, or for
+/// k = 1 a capture into a lost position) and lost in k (every move goes into a won
 /// position, decided earlier). Undecided positions are draws.
 fn forward_solve<R: Rules>(positions: &[Position<R>], known: &mut Map<Key, Value>) {
-    let material = |p: &Position<R>| {
-        (
-            p.men(Color::White).count(),
-            p.kings(Color::White).count(),
-            p.men(Color::Black).count(),
-            p.kings(Color::Black).count(),
-        )
-    };
     let value_of = |known: &Map<Key, Value>, s: &Position<R>| -> Option<Value> {
         if s.pieces(s.side()).is_empty() {
             return Some(Value::Loss(0));
@@ -150,7 +142,8 @@ fn forward_solve<R: Rules>(positions: &[Position<R>], known: &mut Map<Key, Value
             let mut longest = 0u32;
             for mv in moves.iter() {
                 let s = p.play(mv);
-                let exit = material(&s) != material(p);
+                // A capture is the conversion; a crowning counts as a move.
+                let exit = mv.is_capture();
                 match value_of(known, &s) {
                     Some(Value::Loss(d)) => {
                         if (exit && k == 1) || (!exit && d as u32 + 1 == k) {

@@ -19,7 +19,7 @@ With --json every line is one JSON object: per depth {depth, seldepth, score, no
 time_ms, hashfull, multipv, pv[, win_in]}, and last {bestmove, ponder, ...} with the same
 fields (bestmove is null when the side to move has no legal move).
 With endgame databases (see 'dama egdb --help'), lines also give the database value of
-the position, 'egdb win in 7' (plies to conversion; JSON \"egdb\": \"win\",
+the position, 'egdb win in 7' (plies to the next capture; JSON \"egdb\": \"win\",
 \"egdb_dtc\": 7) and the positions of the tree the databases answered ('egdb_hits').
 A score of a database win inside the tree shows as 'egdb win' (JSON score 28000 - dtc).";
 

@@ -21,7 +21,7 @@ Examples:
   dama egdb probe --variant english --fen 'B:WK30:BK4,K1' --json
   dama egdb verify --variant croda
 
-Values are win, draw or loss for the side to move with the distance to conversion: the
+Values are win, draw or loss for the side to move with the distance to capture: the
 plies until the next capture or promotion that keeps the win (the winner hurries, the
 loser delays; a lost position without a move is 'loss in 0'). The draw counters are
 ignored: no 100-ply rule (E7), a repetition is a draw.
@@ -295,7 +295,7 @@ fn probe<R: Rules>(a: &ProbeArgs) -> Result<i32, String> {
         let unit = if value == Value::Draw {
             ""
         } else {
-            " (plies to conversion)"
+            " (plies to the next capture)"
         };
         println!("{material}: {value}{unit}");
         for (mv, v) in &moves {

@@ -1,16 +1,20 @@
 //! Retrograde analysis of one slice: every position's [`Value`] with its distance to
-//! conversion, from the values of the slices its captures and promotions lead to.
+//! capture, from the values of the slices its captures and crownings lead to.
 //!
 //! 1. **Init**: each position's legal moves are generated. A move that captures or
-//!    crowns leaves the slice: its value is read from the smaller slice. A position with
-//!    a converting win is won in 1; one without moves is lost in 0; one whose moves all
-//!    convert into lost positions is lost in 1; one with a drawing conversion can no
-//!    longer lose. The others keep a count of their moves that stay in the slice.
-//! 2. **Rounds** d = 0, 1, 2 ...: for each position decided at distance d, its
-//!    predecessors in the slice (quiet moves played backwards, [`predecessors`]) are
-//!    visited. A lost position makes each undecided predecessor won in d + 1; a won
-//!    position takes one from each predecessor's count, and a predecessor whose count
-//!    reaches 0 (and had no drawing conversion) is lost in d + 1.
+//!    crowns leaves the slice: its value is read from the smaller slice (a capture is
+//!    the conversion, distance 1; a crowning adds one ply to its successor's distance).
+//!    A position without moves is lost in 0; one with a winning capture is won in 1;
+//!    one with a winning crowning is won in that many plies for now (a quicker win
+//!    inside the slice may still be found); one whose moves all leave the slice into
+//!    won positions is lost; one with a drawing exit can no longer lose. The others
+//!    keep a count of their moves that stay in the slice.
+//! 2. **Rounds** d = 0, 1, 2 ...: for each position whose value has distance d (final by
+//!    then), its predecessors in the slice (quiet moves played backwards,
+//!    [`predecessors`]) are visited. A lost position makes each predecessor won in
+//!    d + 1 unless it is already won as quickly; a won position takes one from each
+//!    predecessor's count, and a predecessor whose count reaches 0 (with no drawing
+//!    exit) is lost, in d + 1 or in its longest losing exit.
 //! 3. Positions never decided are draws.
 
 use super::index::Indexer;
@@ -28,7 +32,7 @@ use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
 
 /// Positions handled per parallel task.
 const CHUNK: u64 = 1 << 14;
-/// Set in a count: the position has a drawing conversion, so it cannot be lost.
+/// Set in a count: the position has a drawing exit, so it cannot be lost.
 const DRAW_EXIT: u8 = 0x80;
 
 /// What a solved slice holds.
@@ -42,7 +46,7 @@ pub struct SliceStats {
     pub draws: u64,
     /// Lost for the side to move.
     pub losses: u64,
-    /// The longest distance to conversion.
+    /// The longest distance to capture.
     pub max_distance: u16,
 }
 
@@ -149,20 +153,23 @@ pub fn move_values<R: Rules>(
     tables: &Tables<R>,
     pos: &Position<R>,
 ) -> Result<Vec<(crate::moves::Move, Option<Value>)>, String> {
-    let material = Material::of(pos);
     let mut list = MoveList::new();
     movegen::generate(pos, &mut list);
     let mut out = Vec::with_capacity(list.len());
     for mv in list.iter() {
         let succ = pos.play(mv);
-        let exit = Material::of(&succ) != material;
-        out.push((*mv, tables.lookup(&succ)?.map(|v| v.before_move(exit))));
+        out.push((
+            *mv,
+            tables
+                .lookup(&succ)?
+                .map(|v| v.before_move(mv.is_capture())),
+        ));
     }
     Ok(out)
 }
 
 /// The value of a position whose moves have the values `values` (all known): the best
-/// of them under distance-to-conversion play, and lost in 0 without a move.
+/// of them under distance-to-capture play, and lost in 0 without a move.
 pub fn best_value(values: impl IntoIterator<Item = Value>) -> Value {
     values
         .into_iter()
@@ -173,7 +180,8 @@ pub fn best_value(values: impl IntoIterator<Item = Value>) -> Value {
         .unwrap_or(Value::Loss(0))
 }
 
-/// Solves the slice `material` with the slices its conversions lead to in `tables`.
+/// Solves the slice `material` with the slices its captures and crownings lead to in
+/// `tables`.
 /// `progress(done, total)` is called as work is done. Returns the values by index.
 pub fn solve<R: Rules>(
     tables: &Tables<R>,
@@ -189,6 +197,14 @@ pub fn solve<R: Rules>(
     // Each round visits every index once more; the init pass counts as two (it
     // generates every move), so the total grows as rounds are found to be needed.
     let total = AtomicU64::new(3 * n);
+    // The largest distance given so far: the rounds go on to it.
+    let longest = AtomicU16::new(1);
+    let too_far = || {
+        format!(
+            "slice {material}: a distance to capture above {MAX_DISTANCE} plies, which \
+             this format cannot store"
+        )
+    };
 
     (0..chunks)
         .into_par_iter()
@@ -202,23 +218,24 @@ pub fn solve<R: Rules>(
                     values[i as usize].store(Value::Loss(0).encode(), Ordering::Relaxed);
                     continue;
                 }
-                let (mut inside, mut win, mut draw) = (0u32, false, false);
+                let (mut inside, mut draw) = (0u32, false);
+                let (mut win, mut loss) = (u16::MAX, 0u16);
                 for mv in list.iter() {
                     let succ = pos.play(mv);
                     if Material::of(&succ) == material {
                         inside += 1;
                         continue;
                     }
-                    match tables.lookup(&succ)? {
-                        Some(Value::Loss(_)) => win = true,
-                        Some(Value::Draw) => draw = true,
-                        Some(Value::Win(_)) => {}
-                        None => {
-                            return Err(format!(
-                                "slice {} is needed by {material} but is not built",
-                                Material::of(&succ).canonical()
-                            ))
-                        }
+                    let v = tables.lookup(&succ)?.ok_or_else(|| {
+                        format!(
+                            "slice {} is needed by {material} but is not built",
+                            Material::of(&succ).canonical()
+                        )
+                    })?;
+                    match v.before_move(mv.is_capture()) {
+                        Value::Win(d) => win = win.min(d),
+                        Value::Draw => draw = true,
+                        Value::Loss(d) => loss = loss.max(d),
                     }
                 }
                 if inside >= DRAW_EXIT as u32 {
@@ -226,10 +243,22 @@ pub fn solve<R: Rules>(
                 }
                 let flag = if draw { DRAW_EXIT } else { 0 };
                 counts[i as usize].store(inside as u8 | flag, Ordering::Relaxed);
-                if win {
-                    values[i as usize].store(Value::Win(1).encode(), Ordering::Relaxed);
+                // A win by a capture (1) is final; one by a crowning may still be
+                // bettered by a quicker win inside the slice.
+                let set = if win != u16::MAX {
+                    Some(Value::Win(win))
                 } else if inside == 0 && !draw {
-                    values[i as usize].store(Value::Loss(1).encode(), Ordering::Relaxed);
+                    Some(Value::Loss(loss))
+                } else {
+                    None
+                };
+                if let Some(v) = set {
+                    let d = v.distance().unwrap_or(0);
+                    if d > MAX_DISTANCE - 1 {
+                        return Err(too_far());
+                    }
+                    longest.fetch_max(d, Ordering::Relaxed);
+                    values[i as usize].store(v.encode(), Ordering::Relaxed);
                 }
             }
             let d = done.fetch_add(2 * CHUNK, Ordering::Relaxed) + 2 * CHUNK;
@@ -239,63 +268,93 @@ pub fn solve<R: Rules>(
     done.store(2 * n, Ordering::Relaxed);
 
     let mut d: u16 = 0;
-    let longest = AtomicU16::new(1);
     loop {
         let win = Value::Win(d).encode();
         let loss = Value::Loss(d).encode();
         let next_win = Value::Win(d + 1).encode();
-        let next_loss = Value::Loss(d + 1).encode();
-        (0..chunks).into_par_iter().for_each(|c| {
-            let mut preds = Vec::new();
-            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                let b = values[i as usize].load(Ordering::Relaxed);
-                let lost = b == loss;
-                if !(lost || (d > 0 && b == win)) {
-                    continue;
-                }
-                let Some(q) = ix.position(i) else { continue };
-                preds.clear();
-                predecessors(&q, &mut preds);
-                for p in &preds {
-                    let j = ix.index(p) as usize;
-                    if lost {
-                        if values[j]
-                            .compare_exchange(0, next_win, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                        {
-                            longest.fetch_max(d + 1, Ordering::Relaxed);
-                        }
-                    } else {
-                        let before = counts[j].fetch_sub(1, Ordering::Relaxed);
-                        if before == 1
-                            && values[j]
+        (0..chunks)
+            .into_par_iter()
+            .try_for_each(|c| -> Result<(), String> {
+                let mut preds = Vec::new();
+                for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    let b = values[i as usize].load(Ordering::Relaxed);
+                    let lost = b == loss;
+                    if !(lost || (d > 0 && b == win)) {
+                        continue;
+                    }
+                    let Some(q) = ix.position(i) else { continue };
+                    preds.clear();
+                    predecessors(&q, &mut preds);
+                    for p in &preds {
+                        let j = ix.index(p) as usize;
+                        if lost {
+                            // Won in d + 1, unless already won as quickly.
+                            let mut cur = values[j].load(Ordering::Relaxed);
+                            loop {
+                                let better = match Value::decode(cur) {
+                                    Value::Draw => true,
+                                    Value::Win(y) => y > d + 1,
+                                    Value::Loss(_) => false,
+                                };
+                                if !better {
+                                    break;
+                                }
+                                match values[j].compare_exchange(
+                                    cur,
+                                    next_win,
+                                    Ordering::Relaxed,
+                                    Ordering::Relaxed,
+                                ) {
+                                    Ok(_) => {
+                                        longest.fetch_max(d + 1, Ordering::Relaxed);
+                                        break;
+                                    }
+                                    Err(now) => cur = now,
+                                }
+                            }
+                        } else if counts[j].fetch_sub(1, Ordering::Relaxed) == 1 {
+                            // Every move inside the slice now loses; with its crownings
+                            // and captures (all losing too) it is lost in the longest.
+                            let mut worst = d + 1;
+                            let mut list = MoveList::new();
+                            movegen::generate(p, &mut list);
+                            for mv in list.iter() {
+                                let succ = p.play(mv);
+                                if Material::of(&succ) != material {
+                                    if let Some(Value::Loss(e)) = tables
+                                        .lookup(&succ)?
+                                        .map(|v| v.before_move(mv.is_capture()))
+                                    {
+                                        worst = worst.max(e);
+                                    }
+                                }
+                            }
+                            if worst > MAX_DISTANCE - 1 {
+                                return Err(too_far());
+                            }
+                            if values[j]
                                 .compare_exchange(
                                     0,
-                                    next_loss,
+                                    Value::Loss(worst).encode(),
                                     Ordering::Relaxed,
                                     Ordering::Relaxed,
                                 )
                                 .is_ok()
-                        {
-                            longest.fetch_max(d + 1, Ordering::Relaxed);
+                            {
+                                longest.fetch_max(worst, Ordering::Relaxed);
+                            }
                         }
                     }
                 }
-            }
-            let t = total.load(Ordering::Relaxed);
-            let dn = done.fetch_add(CHUNK, Ordering::Relaxed) + CHUNK;
-            progress(dn.min(t), t);
-        });
+                let t = total.load(Ordering::Relaxed);
+                let dn = done.fetch_add(CHUNK, Ordering::Relaxed) + CHUNK;
+                progress(dn.min(t), t);
+                Ok(())
+            })?;
         if d >= longest.load(Ordering::Relaxed) {
             break;
         }
         d += 1;
-        if d >= MAX_DISTANCE {
-            return Err(format!(
-                "slice {material}: a distance to conversion above {MAX_DISTANCE} plies, \
-                 which this format cannot store"
-            ));
-        }
         total.fetch_add(n, Ordering::Relaxed);
     }
     Ok(values.into_iter().map(AtomicU16::into_inner).collect())

@@ -12,7 +12,7 @@
 //! | 4 | format version ([`FORMAT_VERSION`]) |
 //! | 1 + n | variant name, length-prefixed |
 //! | 4 | material: white men, white kings, black men, black kings |
-//! | 1 | metric: win/draw/loss with distance to conversion, 1 = one byte a position (distances up to 127), 2 = two bytes (little-endian [`super::Value::encode`]) |
+//! | 1 | metric: win/draw/loss with distance to capture, 1 = one byte a position (distances up to 127), 2 = two bytes (little-endian [`super::Value::encode`]) |
 //! | 8 | entries (positions of both sides to move, by [`super::Indexer`]) |
 //! | 4 | entries per block |
 //! | 4 | blocks |

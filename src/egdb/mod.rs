@@ -1,5 +1,5 @@
 //! Endgame databases: the exact value of every position with few pieces, by retrograde
-//! analysis, with the distance to conversion (plies to the next capture or promotion
+//! analysis, with the distance to capture (plies to the next capture
 //! that keeps the win).
 //!
 //! A **slice** is one [`Material`] (men and kings of each colour) with both sides to

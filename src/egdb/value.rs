@@ -1,24 +1,25 @@
 //! [`Value`]: the stored result of a position for the side to move, with its distance to
-//! conversion, and its 16-bit entry (files store it in one byte when every distance of
-//! a slice is at most 127 plies).
+//! capture, and its 16-bit entry (files store it in one byte when every distance of a
+//! slice is at most 127 plies).
 //!
-//! **Distance to conversion (DTC)** counts the plies until the next capture or promotion
-//! (the move that leaves the slice) with best play: the winner converts as fast as it
-//! can into a position that is still won, the loser holds out as long as it can. A lost
-//! position with no legal move has distance 0. Playing the move of least DTC in every
-//! won position wins: each slice is left within its distances, and the material only
-//! goes down.
+//! **Distance to capture (DTC, "conversion" = capture)** counts the plies until the next
+//! capture with best play: the winner captures as soon as it can while keeping the win,
+//! the loser holds out as long as it can; crownings are moves like any other. A lost
+//! position with no legal move has distance 0. Playing the move of least distance in
+//! every won position wins, since each capture takes material off the board; and a win
+//! within 100 plies of its last capture is also a win under the english 100-ply rule
+//! (E7), which the databases do not otherwise know.
 
 use std::fmt;
 
 /// The value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
-    /// Won; the winner converts in this many plies (at least 1).
+    /// Won; the winner captures in this many plies (at least 1) and keeps the win.
     Win(u16),
     /// Drawn with best play (repetitions; the 100-ply rule is ignored).
     Draw,
-    /// Lost; the loser can delay the conversion this many plies (0: no legal move).
+    /// Lost; the loser can delay the next capture this many plies (0: no legal move).
     Loss(u16),
 }
 
@@ -83,11 +84,11 @@ impl Value {
         }
     }
 
-    /// The value for the side that moved into a position of value `self`, by a move that
-    /// stays in the slice (`exit` false: the distance grows by one ply) or that converts
-    /// (`exit` true: distance 1).
-    pub fn before_move(self, exit: bool) -> Value {
-        let step = |d: u16| if exit { 1 } else { d.saturating_add(1) };
+    /// The value for the side that moved into a position of value `self`: a capture is
+    /// the conversion itself (distance 1); any other move, a crowning included, adds
+    /// one ply to the distance.
+    pub fn before_move(self, capture: bool) -> Value {
+        let step = |d: u16| if capture { 1 } else { d.saturating_add(1) };
         match self {
             Value::Draw => Value::Draw,
             Value::Loss(d) => Value::Win(step(d)),
@@ -95,7 +96,7 @@ impl Value {
         }
     }
 
-    /// True when `self` is better for the side to move than `other` under DTC play:
+    /// True when `self` is better for the side to move than `other` under distance play:
     /// wins before draws before losses, quicker wins and slower losses first.
     pub fn better_than(self, other: Value) -> bool {
         let key = |v: Value| match v {
@@ -108,7 +109,7 @@ impl Value {
 }
 
 impl fmt::Display for Value {
-    /// `win in 7`, `draw`, `loss in 0`: the distance is plies to conversion.
+    /// `win in 7`, `draw`, `loss in 0`: the distance is plies to the next capture.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Draw => f.write_str("draw"),

@@ -1,5 +1,5 @@
 //! `dama egdb verify`: every stored value is the value its moves give (the best of the
-//! successors' values under distance-to-conversion play), for every position of a
+//! successors' values under distance-to-capture play), for every position of a
 //! slice. It rereads the files and shares nothing with the builder's rounds.
 
 use super::build::{best_value, move_values};

@@ -190,7 +190,7 @@ fn make_session(params: &Params) -> Result<Box<dyn Session>, String> {
 /// A score as the protocol writes it: men with two decimals; a forced win in `p` plies
 /// is `100 - p/100`, a loss the negative.
 /// A won endgame-database position in the line scores `90 - dtc/100` (its plies to
-/// conversion), a lost one the negative.
+/// the next capture), a lost one the negative.
 pub fn score_text(score: Score) -> String {
     use crate::search::EGDB_WIN;
     match crate::search::win_in(score) {

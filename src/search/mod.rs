@@ -62,12 +62,12 @@ impl Info {
     }
 }
 
-/// The score of a position the endgame databases call won in 0 plies to conversion:
+/// The score of a position the endgame databases call won in 0 plies to capture:
 /// above every evaluation, below every forced win the search finds itself.
 pub const EGDB_WIN: Score = crate::eval::MATE_BOUND - 1_000;
 
-/// The search score of an endgame-database value: a win in d plies to conversion scores
-/// `EGDB_WIN - d` (the quicker conversion first), a loss the negative, a draw 0. The
+/// The search score of an endgame-database value: a win in d plies to capture scores
+/// `EGDB_WIN - d` (the quicker capture first), a loss the negative, a draw 0. The
 /// score does not depend on the ply, so the table keeps it as it is.
 pub fn egdb_score(v: crate::egdb::Value) -> Score {
     use crate::egdb::Value;
