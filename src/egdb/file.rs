@@ -27,7 +27,7 @@ use super::value::{Entry, Value};
 /// The magic bytes that open a slice file.
 pub const MAGIC: &[u8; 8] = b"DAMAEGDB";
 /// The format version written and the only one read.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// Metric byte: one byte a position ([`super::Value::byte_of_entry`]).
 pub const METRIC_DTC: u8 = 1;
 /// Metric byte: two bytes a position, little-endian [`super::Value::encode`].
