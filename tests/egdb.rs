@@ -687,7 +687,7 @@ fn egdb_commands() {
     ]);
     assert_eq!(code, 0);
     assert!(
-        out.starts_with(&format!("0m2k v 0m1k: win in {dist} (plies to conversion)")),
+        out.starts_with(&format!("0m2k v 0m1k: win in {dist} (plies to the next capture)")),
         "{out}"
     );
 
