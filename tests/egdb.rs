@@ -687,7 +687,9 @@ fn egdb_commands() {
     ]);
     assert_eq!(code, 0);
     assert!(
-        out.starts_with(&format!("0m2k v 0m1k: win in {dist} (plies to the next capture)")),
+        out.starts_with(&format!(
+            "0m2k v 0m1k: win in {dist} (plies to the next capture)"
+        )),
         "{out}"
     );
 
