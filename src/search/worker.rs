@@ -52,6 +52,9 @@ pub struct Worker<'a, R: Rules> {
     egdb: Option<&'a Tables<R>>,
     /// Positions whose value the databases gave (not yet added to `shared`).
     egdb_hits: u64,
+    /// When the databases hold the root: its best moves by their values, the only root
+    /// moves searched (single-line searches only).
+    root_allowed: Option<Vec<Move>>,
 }
 
 impl<'a, R: Rules> Worker<'a, R> {
@@ -104,6 +107,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             root_pos,
             egdb: egdb.filter(|t| !t.is_empty()),
             egdb_hits: 0,
+            root_allowed: None,
         }
     }
 
@@ -121,6 +125,29 @@ impl<'a, R: Rules> Worker<'a, R> {
                 .then(|| t.lookup(&root).ok().flatten())
                 .flatten()
         });
+        // A root the databases hold is played by their values: only the moves of the
+        // best value are searched (the quickest winning capture, the longest defence),
+        // so that a won ending is always brought home. Scores of database positions
+        // deeper in the tree do not compare across captures; the root's values do.
+        if let (Some(t), Some(_), 1) = (self.egdb, root_value, multipv) {
+            if let Ok(values) = crate::egdb::build::move_values(t, &root) {
+                if values.iter().all(|(_, v)| v.is_some()) {
+                    let best =
+                        crate::egdb::build::best_value(values.iter().filter_map(|(_, v)| *v));
+                    self.root_allowed = Some(
+                        values
+                            .iter()
+                            .filter(|(_, v)| *v == Some(best))
+                            .map(|(m, _)| *m)
+                            .collect(),
+                    );
+                }
+            }
+        }
+        let root_choices = self
+            .root_allowed
+            .as_ref()
+            .map_or(root_moves.len(), Vec::len);
         let max_depth = self
             .limits
             .depth
@@ -205,7 +232,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             if self.id == 0 && self.time.is_timed() {
                 // One legal move: no need to think. Otherwise stop when the next
                 // iteration would likely not finish.
-                if root_moves.len() == 1 || self.time.soft_expired(0.5) {
+                if root_choices == 1 || self.time.soft_expired(0.5) {
                     break;
                 }
             }
@@ -357,10 +384,11 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let mut list = MoveList::new();
         movegen::generate(pos, &mut list);
-        if ply == 0 && !self.excluded.is_empty() {
+        if ply == 0 && (!self.excluded.is_empty() || self.root_allowed.is_some()) {
             let keep: Vec<Move> = list
                 .iter()
                 .filter(|m| !self.excluded.contains(m))
+                .filter(|m| self.root_allowed.as_ref().is_none_or(|a| a.contains(m)))
                 .copied()
                 .collect();
             list.clear();
