@@ -208,6 +208,22 @@ impl<R: Rules> Position<R> {
         p
     }
 
+    /// The position turned 180 degrees with the colours swapped and the other side to
+    /// move (draw counters at zero): the same game seen from the other side. Every rule
+    /// set is symmetric this way, so the two have the same value.
+    pub fn turned(&self) -> Position<R> {
+        let rot = |b: Bitboard| Bitboard(b.0.reverse_bits());
+        Position::new(
+            [
+                rot(self.pieces(Color::Black)),
+                rot(self.pieces(Color::White)),
+            ],
+            rot(self.kings),
+            self.side.opponent(),
+        )
+        .expect("the turned position of a position is a position")
+    }
+
     /// A board diagram, rank 8 on top: `w`/`b` men, `W`/`B` kings, `.` empty playable
     /// squares, blank for unplayable ones.
     pub fn diagram(&self) -> String {

@@ -5,7 +5,6 @@
 use dama::egdb::build::{predecessors, solve, SliceStats};
 use dama::egdb::builder::{build_all, solve_all, BuildEvent};
 use dama::egdb::file;
-use dama::egdb::tables::flipped;
 use dama::egdb::verify::verify_slice;
 use dama::egdb::{Indexer, Material, Tables, Value};
 use dama::rules::{BoyerParton, Croda, Dameo, English, Rules, Scandinavian};
@@ -316,7 +315,7 @@ fn colour_symmetric<R: Rules>() {
         symmetric_slices += usize::from(m == m.flipped());
         assert_eq!(
             tables.lookup(&p).unwrap(),
-            tables.lookup(&flipped(&p)).unwrap(),
+            tables.lookup(&p.turned()).unwrap(),
             "{}: {}",
             R::NAME,
             dama::fen::to_fen(&p)
@@ -797,8 +796,8 @@ fn database_play_converts_won_positions() {
             e.set_egdb(Some(tables.clone()));
             e.set_game(dama::game::Game::new(p));
             let mv = e.search(&limits, 1, &|_| {}).best.unwrap();
-            let values = dama::egdb::build::move_values(&tables, &p).unwrap();
-            let best = dama::egdb::build::best_value(values.iter().map(|(_, v)| v.unwrap()));
+            let values = tables.move_values(&p).unwrap();
+            let best = Value::best(values.iter().map(|(_, v)| v.unwrap()));
             let chosen = values.iter().find(|(m, _)| *m == mv).unwrap().1.unwrap();
             assert_eq!(chosen, best, "{}: {}", R::NAME, dama::fen::to_fen(&p));
         }

@@ -24,17 +24,6 @@ fn random_net<R: Rules>(seed: u64) -> Network {
     FloatNet::random_with(seed, 3, start).quantize(100.0)
 }
 
-/// The position turned 180 degrees with the colours swapped.
-fn mirrored<R: Rules>(p: &Position<R>) -> Position<R> {
-    let rot = |b: Bitboard| Bitboard(b.0.reverse_bits());
-    Position::new(
-        [rot(p.pieces(Color::Black)), rot(p.pieces(Color::White))],
-        rot(p.all_kings()),
-        p.side().opponent(),
-    )
-    .expect("the mirror of a position is a position")
-}
-
 /// Random playouts; after every move the incremental sums equal a recomputation.
 /// Returns (moves, multi-captures, crownings) seen.
 fn incremental<R: Rules>(seed: u64) -> (usize, usize, usize) {
@@ -98,8 +87,8 @@ fn symmetric<R: Rules>(seed: u64) {
             }
             pos = pos.play(&list[rng.gen_range(0..list.len())]);
         }
-        let m = mirrored(&pos);
-        assert_eq!(dama::fen::to_fen(&mirrored(&m)), dama::fen::to_fen(&pos));
+        let m = pos.turned();
+        assert_eq!(dama::fen::to_fen(&m.turned()), dama::fen::to_fen(&pos));
         for e in &evals {
             assert_eq!(
                 e.evaluate(&pos),

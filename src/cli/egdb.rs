@@ -274,7 +274,7 @@ fn probe<R: Rules>(a: &ProbeArgs) -> Result<i32, String> {
             material.pieces()
         ));
     };
-    let moves = crate::egdb::build::move_values(&tables, &pos)?;
+    let moves = tables.move_values(&pos)?;
     if a.json {
         let mut obj = value_json(Some(value));
         obj["variant"] = R::NAME.into();

@@ -147,39 +147,6 @@ pub fn predecessors<R: Rules>(q: &Position<R>, out: &mut Vec<Position<R>>) {
     }
 }
 
-/// The value for the side to move of playing each legal move of `pos`, read from
-/// `tables` (`None` where the successor's slice is not at hand), with the move.
-pub fn move_values<R: Rules>(
-    tables: &Tables<R>,
-    pos: &Position<R>,
-) -> Result<Vec<(crate::moves::Move, Option<Value>)>, String> {
-    let mut list = MoveList::new();
-    movegen::generate(pos, &mut list);
-    let mut out = Vec::with_capacity(list.len());
-    for mv in list.iter() {
-        let succ = pos.play(mv);
-        out.push((
-            *mv,
-            tables
-                .lookup(&succ)?
-                .map(|v| v.before_move(mv.is_capture())),
-        ));
-    }
-    Ok(out)
-}
-
-/// The value of a position whose moves have the values `values` (all known): the best
-/// of them under distance-to-capture play, and lost in 0 without a move.
-pub fn best_value(values: impl IntoIterator<Item = Value>) -> Value {
-    values
-        .into_iter()
-        .fold(None, |best: Option<Value>, v| match best {
-            Some(b) if !v.better_than(b) => Some(b),
-            _ => Some(v),
-        })
-        .unwrap_or(Value::Loss(0))
-}
-
 /// Solves the slice `material` with the slices its captures and crownings lead to in
 /// `tables`.
 /// `progress(done, total)` is called as work is done. Returns the values by index.

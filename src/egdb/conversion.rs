@@ -54,11 +54,7 @@ pub fn won_positions<R: Rules>(
             continue;
         }
         // A random orientation, so that both colours win.
-        let p = if rng.gen_bool(0.5) {
-            super::tables::flipped(&p)
-        } else {
-            p
-        };
+        let p = if rng.gen_bool(0.5) { p.turned() } else { p };
         if let Ok(Some(Value::Win(_))) = tables.lookup(&p) {
             out.push(p);
         }

@@ -5,7 +5,7 @@ use super::file;
 use super::index::Indexer;
 use super::material::Material;
 use super::value::{Entry, Value};
-use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::Color;
@@ -110,18 +110,6 @@ impl<R: Rules> Default for Tables<R> {
     fn default() -> Self {
         Tables::new()
     }
-}
-
-/// The position turned 180 degrees with the colours swapped (and the other side to
-/// move): the same game seen from the other side, with the same value.
-pub fn flipped<R: Rules>(pos: &Position<R>) -> Position<R> {
-    let rot = |b: Bitboard| Bitboard(b.0.reverse_bits());
-    Position::new(
-        [rot(pos.pieces(Color::Black)), rot(pos.pieces(Color::White))],
-        rot(pos.all_kings()),
-        pos.side().opponent(),
-    )
-    .expect("the turned position of a position is a position")
 }
 
 /// The file of `material` in the database directory `dir`.
@@ -263,6 +251,22 @@ impl<R: Rules> Tables<R> {
         }
     }
 
+    /// The value for the side to move of playing each legal move of `pos` (`None` where
+    /// the successor's slice is not at hand), with the move.
+    pub fn move_values(&self, pos: &Position<R>) -> Result<Vec<(Move, Option<Value>)>, String> {
+        let mut list = MoveList::new();
+        crate::movegen::generate(pos, &mut list);
+        let mut out = Vec::with_capacity(list.len());
+        for mv in list.iter() {
+            let succ = pos.play(mv);
+            out.push((
+                *mv,
+                self.lookup(&succ)?.map(|v| v.before_move(mv.is_capture())),
+            ));
+        }
+        Ok(out)
+    }
+
     /// The value of `pos` for the side to move: `Ok(None)` when its slice is not at hand
     /// (or the side not to move has no piece, which no game reaches), an error when the
     /// slice's file cannot be read or is corrupt. A side to move without pieces has lost.
@@ -277,7 +281,7 @@ impl<R: Rules> Tables<R> {
         let (q, cm) = if m.is_canonical() {
             (*pos, m)
         } else {
-            (flipped(pos), m.flipped())
+            (pos.turned(), m.flipped())
         };
         let Some(slice) = self.slices.get(&cm) else {
             return Ok(None);

@@ -96,6 +96,18 @@ impl Value {
         }
     }
 
+    /// The value of a position whose moves have the values `values` (all known): the
+    /// best of them under distance-to-capture play, and lost in 0 without a move.
+    pub fn best(values: impl IntoIterator<Item = Value>) -> Value {
+        values
+            .into_iter()
+            .fold(None, |best: Option<Value>, v| match best {
+                Some(b) if !v.better_than(b) => Some(b),
+                _ => Some(v),
+            })
+            .unwrap_or(Value::Loss(0))
+    }
+
     /// True when `self` is better for the side to move than `other` under distance play:
     /// wins before draws before losses, quicker wins and slower losses first.
     pub fn better_than(self, other: Value) -> bool {

@@ -2,7 +2,6 @@
 //! successors' values under distance-to-capture play), for every position of a
 //! slice. It rereads the files and shares nothing with the builder's rounds.
 
-use super::build::{best_value, move_values};
 use super::index::Indexer;
 use super::material::Material;
 use super::tables::Tables;
@@ -43,7 +42,7 @@ pub fn verify_slice<R: Rules>(
                 let Some(pos) = ix.position(i) else { continue };
                 checked += 1;
                 let mut vs = Vec::new();
-                for (mv, v) in move_values(tables, &pos)? {
+                for (mv, v) in tables.move_values(&pos)? {
                     vs.push(v.ok_or_else(|| {
                         format!(
                             "the move {} of {} leads to a slice that is not at hand",
@@ -52,7 +51,7 @@ pub fn verify_slice<R: Rules>(
                         )
                     })?);
                 }
-                let from_moves = best_value(vs);
+                let from_moves = Value::best(vs);
                 let stored = Value::decode(values[i as usize]);
                 if stored != from_moves {
                     bad += 1;

@@ -130,10 +130,9 @@ impl<'a, R: Rules> Worker<'a, R> {
         // so that a won ending is always brought home. Scores of database positions
         // deeper in the tree do not compare across captures; the root's values do.
         if let (Some(t), Some(_), 1) = (self.egdb, root_value, multipv) {
-            if let Ok(values) = crate::egdb::build::move_values(t, &root) {
+            if let Ok(values) = t.move_values(&root) {
                 if values.iter().all(|(_, v)| v.is_some()) {
-                    let best =
-                        crate::egdb::build::best_value(values.iter().filter_map(|(_, v)| *v));
+                    let best = crate::egdb::Value::best(values.iter().filter_map(|(_, v)| *v));
                     self.root_allowed = Some(
                         values
                             .iter()
