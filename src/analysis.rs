@@ -24,13 +24,14 @@ pub fn pv_texts<R: Rules>(pos: &Position<R>, pv: &[Move]) -> Vec<String> {
 /// A score as text: `+0.25` (men), `win in 7` / `loss in 4` (plies), or `egdb win` /
 /// `egdb loss` (a won or lost endgame-database position in the line).
 pub fn score_text(score: Score) -> String {
-    use crate::search::EGDB_WIN;
     match crate::search::win_in(score) {
         Some(p) if p >= 0 => format!("win in {p}"),
         Some(p) => format!("loss in {}", -p),
-        None if score > EGDB_WIN - 200 => "egdb win".to_string(),
-        None if score < -EGDB_WIN + 200 => "egdb loss".to_string(),
-        None => format!("{:+.2}", score as f64 / 100.0),
+        None => match crate::search::egdb_parts(score) {
+            Some((true, ..)) => "egdb win".to_string(),
+            Some((false, ..)) => "egdb loss".to_string(),
+            None => format!("{:+.2}", score as f64 / 100.0),
+        },
     }
 }
 

@@ -778,8 +778,8 @@ fn egdb_commands() {
 }
 
 /// Won 3-piece positions drawn from the databases are won by dama playing itself with
-/// them (a shallow fixed depth, so the run is exact): the quickest won conversion each
-/// move cannot fail.
+/// them (a shallow fixed depth, so the run is exact): the database scores rise with
+/// every capture and every ply nearer to one, so the conversion cannot stall.
 #[test]
 fn database_play_converts_won_positions() {
     use dama::egdb::conversion::{play_out, won_positions};
@@ -790,19 +790,23 @@ fn database_play_converts_won_positions() {
             ..Default::default()
         };
         for p in won_positions(&tables, 3, 40, 9).unwrap() {
-            // The engine's move at a root the databases hold is one of the best by
-            // their values (whatever the search thinks of the positions below).
+            // The engine's move at a root the databases hold keeps the win (whatever
+            // the search thinks of the positions below).
             let mut e = dama::engine::Engine::<R>::new(1, 1);
             e.set_egdb(Some(tables.clone()));
             e.set_game(dama::game::Game::new(p));
             let mv = e.search(&limits, 1, &|_| {}).best.unwrap();
             let values = tables.move_values(&p).unwrap();
-            let best = Value::best(values.iter().map(|(_, v)| v.unwrap()));
             let chosen = values.iter().find(|(m, _)| *m == mv).unwrap().1.unwrap();
-            assert_eq!(chosen, best, "{}: {}", R::NAME, dama::fen::to_fen(&p));
+            assert!(
+                matches!(chosen, Value::Win(_)),
+                "{}: {} {chosen:?}",
+                R::NAME,
+                dama::fen::to_fen(&p)
+            );
         }
         for p in won_positions(&tables, 3, 12, 7).unwrap() {
-            let r = play_out(p, &limits, Some(tables.clone()), 300).unwrap();
+            let r = play_out(p, &limits, Some(tables.clone()), Some(&tables), 300).unwrap();
             assert!(r.won, "{}: {} {r:?}", R::NAME, dama::fen::to_fen(&p));
             let Value::Win(d) = tables.lookup(&p).unwrap().unwrap() else {
                 panic!("not won")
@@ -815,4 +819,42 @@ fn database_play_converts_won_positions() {
     run::<Scandinavian>();
     run::<BoyerParton>();
     run::<English>();
+}
+
+/// Database scores: every win above every evaluation (the network clamps at 20000) and
+/// below every forced win; fewer pieces first, then the quicker capture; a loss the
+/// negative; the parts read back, and the protocol writes `90 - n - dtc/1000`.
+#[test]
+fn database_scores_order_by_pieces_then_distance() {
+    use dama::search::{egdb_parts, egdb_score};
+    let mate_bound = dama::eval::MATE_BOUND;
+    let mut wins = Vec::new();
+    for pieces in 1..=8u32 {
+        for d in [1u16, 2, 50, 145, 511] {
+            let s = egdb_score(Value::Win(d), pieces);
+            assert!(s > 20_000 && s < mate_bound, "{pieces} {d}: {s}");
+            assert_eq!(egdb_score(Value::Loss(d), pieces), -s);
+            assert_eq!(egdb_parts(s), Some((true, pieces, d as u32)));
+            assert_eq!(egdb_parts(-s), Some((false, pieces, d as u32)));
+            wins.push((pieces, d, s));
+        }
+    }
+    for &(p1, d1, s1) in &wins {
+        for &(p2, d2, s2) in &wins {
+            // Fewer pieces win; with as many pieces, the shorter distance.
+            let better = p1 < p2 || (p1 == p2 && d1 < d2);
+            assert_eq!(s1 > s2, better, "{p1}/{d1} against {p2}/{d2}");
+        }
+    }
+    assert_eq!(egdb_score(Value::Draw, 5), 0);
+    assert_eq!(egdb_parts(0), None);
+    assert_eq!(egdb_parts(19_999), None);
+    assert_eq!(
+        dama::protocol::score_text(egdb_score(Value::Win(7), 5)),
+        "84.993"
+    );
+    assert_eq!(
+        dama::protocol::score_text(egdb_score(Value::Loss(7), 5)),
+        "-84.993"
+    );
 }

@@ -570,8 +570,8 @@ fn endgame_databases_in_the_protocol() {
         assert!(l.contains(" egdb=win egdb-dtc=11"), "{l}");
         assert!(l.contains(" egdb-hits="), "{l}");
         assert!(
-            l.contains(" score=89.9"),
-            "a database win scores 90 - dtc/100: {l}"
+            l.contains(" score=86.9"),
+            "a 3-piece database win scores 90 - 3 - dtc/1000: {l}"
         );
     }
     assert!(!infos.is_empty());

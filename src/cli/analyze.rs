@@ -21,7 +21,8 @@ fields (bestmove is null when the side to move has no legal move).
 With endgame databases (see 'dama egdb --help'), lines also give the database value of
 the position, 'egdb win in 7' (plies to the next capture; JSON \"egdb\": \"win\",
 \"egdb_dtc\": 7) and the positions of the tree the databases answered ('egdb_hits').
-A score of a database win inside the tree shows as 'egdb win' (JSON score 28000 - dtc).";
+A score of a database win inside the tree shows as 'egdb win' (JSON score 28000 - 512 x pieces - dtc,
+so that fewer pieces, then a quicker capture, score higher).";
 
 /// Arguments of `dama analyze`.
 #[derive(Args, Debug)]

@@ -388,7 +388,7 @@ fn convert<R: Rules>(a: &ConvertArgs) -> Result<i32, String> {
                 if i >= positions.len() {
                     break;
                 }
-                match play_out(positions[i], &limits, egdb.clone(), a.max_plies) {
+                match play_out(positions[i], &limits, egdb.clone(), Some(&tables), a.max_plies) {
                     Ok(p) => {
                         results.lock().expect("results")[i] = Some(p);
                         let d = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -418,9 +418,21 @@ fn convert<R: Rules>(a: &ConvertArgs) -> Result<i32, String> {
                 Some(o) => format!("{o:?}"),
                 None => format!("no result after {} plies", r.plies),
             };
-            println!("not won: {} ({how})", crate::fen::to_fen(p));
+            match &r.beyond_rule {
+                Some((fen, since, d)) => println!(
+                    "not won: {} ({how}; at {fen}, {since} plies after a capture, the \
+                     databases' best defence holds {d} more plies: a draw by the \
+                     no-capture rule with best play)",
+                    crate::fen::to_fen(p)
+                ),
+                None => println!("not won: {} ({how})", crate::fen::to_fen(p)),
+            }
         }
     }
+    let out_of_reach = results
+        .iter()
+        .filter(|r| !r.won && r.beyond_rule.is_some())
+        .count();
     let won: Vec<&Playout> = results.iter().filter(|r| r.won).collect();
     let avg = won.iter().map(|r| r.plies as f64).sum::<f64>() / won.len().max(1) as f64;
     let max = won.iter().map(|r| r.plies).max().unwrap_or(0);
@@ -434,5 +446,11 @@ fn convert<R: Rules>(a: &ConvertArgs) -> Result<i32, String> {
         avg,
         max
     );
+    if out_of_reach > 0 {
+        println!(
+            "{out_of_reach} of the games not won reached a position whose win needs more \
+             plies without a capture than the no-capture draw allows"
+        );
+    }
     Ok(if won.len() == results.len() { 0 } else { 1 })
 }

@@ -63,7 +63,7 @@ pub fn won_positions<R: Rules>(
 }
 
 /// How one played-out position ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Playout {
     /// True when the side to move at the start won.
     pub won: bool,
@@ -71,14 +71,22 @@ pub struct Playout {
     pub plies: u32,
     /// Why the game ended (`None`: stopped at the ply limit).
     pub outcome: Option<Outcome>,
+    /// The first position of the game, if any, where the databases' best defence
+    /// delays the winner's next capture past the variant's no-capture draw (E7): its
+    /// FEN, the plies since the last capture there and the database distance. From
+    /// there the win cannot be brought home under the full rules by any play.
+    pub beyond_rule: Option<(String, u32, u16)>,
 }
 
 /// Plays `start` out, dama against itself with `limits` a move and the databases
-/// `egdb` (or none), until the game ends or `max_plies` are played.
+/// `egdb` (or none), until the game ends or `max_plies` are played. `judge` (the
+/// databases, whether or not the engine plays with them) marks the positions whose
+/// win lies beyond the no-capture draw.
 pub fn play_out<R: Rules>(
     start: Position<R>,
     limits: &Limits,
     egdb: Option<Arc<Tables<R>>>,
+    judge: Option<&Tables<R>>,
     max_plies: u32,
 ) -> Result<Playout, String> {
     let mut engine = Engine::<R>::try_new(16, 1)?;
@@ -86,12 +94,27 @@ pub fn play_out<R: Rules>(
     let winner = start.side();
     let mut game = Game::new(start);
     let mut plies = 0;
+    let mut beyond_rule = None;
     loop {
+        let pos = *game.position();
+        if let (Some(t), Some(limit), None) = (judge, R::NO_CAPTURE_DRAW_PLIES, &beyond_rule) {
+            let d = match t.lookup(&pos) {
+                Ok(Some(Value::Win(d))) if pos.side() == winner => Some(d),
+                Ok(Some(Value::Loss(d))) if pos.side() != winner => Some(d),
+                _ => None,
+            };
+            if let Some(d) = d {
+                if pos.plies_since_capture() + d as u32 > limit {
+                    beyond_rule = Some((crate::fen::to_fen(&pos), pos.plies_since_capture(), d));
+                }
+            }
+        }
         if let Some(outcome) = game.outcome() {
             return Ok(Playout {
                 won: outcome.winner() == Some(winner),
                 plies,
                 outcome: Some(outcome),
+                beyond_rule,
             });
         }
         if plies >= max_plies {
@@ -99,6 +122,7 @@ pub fn play_out<R: Rules>(
                 won: false,
                 plies,
                 outcome: None,
+                beyond_rule,
             });
         }
         engine.set_game(game.clone());

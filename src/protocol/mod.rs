@@ -189,20 +189,19 @@ fn make_session(params: &Params) -> Result<Box<dyn Session>, String> {
 
 /// A score as the protocol writes it: men with two decimals; a forced win in `p` plies
 /// is `100 - p/100`, a loss the negative.
-/// A won endgame-database position in the line scores `90 - dtc/100` (its plies to
-/// the next capture), a lost one the negative.
+/// A won endgame-database position of `n` pieces at the end of the line scores
+/// `90 - n - dtc/1000` (its plies to the next capture), a lost one the negative.
 pub fn score_text(score: Score) -> String {
-    use crate::search::EGDB_WIN;
     match crate::search::win_in(score) {
         Some(p) if p >= 0 => format!("{:.2}", 100.0 - p as f64 / 100.0),
         Some(p) => format!("{:.2}", -(100.0 + p as f64 / 100.0)),
-        None if score > EGDB_WIN - 200 => {
-            format!("{:.2}", 90.0 - (EGDB_WIN - score) as f64 / 100.0)
-        }
-        None if score < -EGDB_WIN + 200 => {
-            format!("{:.2}", -(90.0 - (EGDB_WIN + score) as f64 / 100.0))
-        }
-        None => format!("{:.2}", score as f64 / 100.0),
+        None => match crate::search::egdb_parts(score) {
+            Some((won, n, d)) => {
+                let s = 90.0 - n as f64 - d as f64 / 1000.0;
+                format!("{:.3}", if won { s } else { -s })
+            }
+            None => format!("{:.2}", score as f64 / 100.0),
+        },
     }
 }
 

@@ -62,20 +62,47 @@ impl Info {
     }
 }
 
-/// The score of a position the endgame databases call won in 0 plies to capture:
-/// above every evaluation, below every forced win the search finds itself.
+/// The score of a position the endgame databases call won with no piece left and 0
+/// plies to capture: above every evaluation, below every forced win the search finds
+/// itself.
 pub const EGDB_WIN: Score = crate::eval::MATE_BOUND - 1_000;
 
-/// The search score of an endgame-database value: a win in d plies to capture scores
-/// `EGDB_WIN - d` (the quicker capture first), a loss the negative, a draw 0. The
-/// score does not depend on the ply, so the table keeps it as it is.
-pub fn egdb_score(v: crate::egdb::Value) -> Score {
+/// What one piece on the board costs a database win: more than any distance to capture,
+/// so that every capture that keeps the win scores above every quiet move.
+pub const EGDB_PIECE: Score = 512;
+
+/// The lowest score of a database win (8 pieces, the longest distance): every score
+/// from here to [`EGDB_WIN`] is a database win, and the negatives are losses.
+pub const EGDB_FLOOR: Score = EGDB_WIN - 9 * EGDB_PIECE;
+
+/// The search score of an endgame-database value in a position of `pieces` pieces: a
+/// win scores `EGDB_WIN - EGDB_PIECE * pieces - d` with `d` its plies to capture, a loss
+/// the negative, a draw 0.
+///
+/// Fewer pieces first, then the quicker capture: every ply of the databases' best play
+/// raises the winner's score (a quiet move shortens `d`, a capture takes a piece off),
+/// so scores compare across captures and a won ending always makes progress. The score
+/// does not depend on the ply, so the table keeps it as it is.
+pub fn egdb_score(v: crate::egdb::Value, pieces: u32) -> Score {
     use crate::egdb::Value;
+    let base = EGDB_WIN - EGDB_PIECE * pieces.min(8) as Score;
     match v {
-        Value::Win(d) => EGDB_WIN - d as Score,
+        Value::Win(d) => base - (d as Score).min(EGDB_PIECE - 1),
         Value::Draw => 0,
-        Value::Loss(d) => -EGDB_WIN + d as Score,
+        Value::Loss(d) => -base + (d as Score).min(EGDB_PIECE - 1),
     }
+}
+
+/// A database score read back: `Some((won, pieces, d))` for a score in the database
+/// range (see [`egdb_score`]), `None` for any other score.
+pub fn egdb_parts(score: Score) -> Option<(bool, u32, u32)> {
+    let won = score > 0;
+    let s = score.abs();
+    if !(EGDB_FLOOR..=EGDB_WIN).contains(&s) {
+        return None;
+    }
+    let rest = EGDB_WIN - s;
+    Some((won, (rest / EGDB_PIECE) as u32, (rest % EGDB_PIECE) as u32))
 }
 
 /// Plies to a forced result for a score (see [`Info::win_in`]).

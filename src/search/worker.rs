@@ -52,9 +52,15 @@ pub struct Worker<'a, R: Rules> {
     egdb: Option<&'a Tables<R>>,
     /// Positions whose value the databases gave (not yet added to `shared`).
     egdb_hits: u64,
-    /// When the databases hold the root: its best moves by their values, the only root
-    /// moves searched (single-line searches only).
+    /// When the databases hold the root: the moves that keep its value (every winning
+    /// move of a won root, every drawing move of a drawn one), the only root moves
+    /// searched (single-line searches only).
     root_allowed: Option<Vec<Move>>,
+    /// The databases hold the root, so they hold the whole tree: they score its leaves
+    /// (the quiet ends of the quiescence search) instead of cutting the tree at its first
+    /// database position, so that the search still sees the ends of the game it can
+    /// reach and goes for them.
+    egdb_leaves: bool,
 }
 
 impl<'a, R: Rules> Worker<'a, R> {
@@ -108,6 +114,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             egdb: egdb.filter(|t| !t.is_empty()),
             egdb_hits: 0,
             root_allowed: None,
+            egdb_leaves: false,
         }
     }
 
@@ -125,18 +132,20 @@ impl<'a, R: Rules> Worker<'a, R> {
                 .then(|| t.lookup(&root).ok().flatten())
                 .flatten()
         });
-        // A root the databases hold is played by their values: only the moves of the
-        // best value are searched (the quickest winning capture, the longest defence),
-        // so that a won ending is always brought home. Scores of database positions
-        // deeper in the tree do not compare across captures; the root's values do.
+        // A root the databases hold keeps its value: when it is won only the winning
+        // moves are searched, when drawn only the drawing ones. Among those the search
+        // chooses by the database scores deeper in the tree (fewer pieces, then the
+        // quicker capture), so that a won ending is always brought home.
+        self.egdb_leaves = root_value.is_some();
         if let (Some(t), Some(_), 1) = (self.egdb, root_value, multipv) {
             if let Ok(values) = t.move_values(&root) {
                 if values.iter().all(|(_, v)| v.is_some()) {
                     let best = crate::egdb::Value::best(values.iter().filter_map(|(_, v)| *v));
+                    let class = |v: crate::egdb::Value| std::mem::discriminant(&v);
                     self.root_allowed = Some(
                         values
                             .iter()
-                            .filter(|(_, v)| *v == Some(best))
+                            .filter(|(_, v)| v.is_some_and(|v| class(v) == class(best)))
                             .map(|(m, _)| *m)
                             .collect(),
                     );
@@ -354,10 +363,15 @@ impl<'a, R: Rules> Worker<'a, R> {
             if alpha >= beta {
                 return alpha;
             }
-            // The databases know this position: no search below it.
-            if let Some(v) = self.egdb.and_then(|t| t.probe(pos)) {
+            // The databases know this position: no search below it (unless they know
+            // the root too, and score the leaves).
+            if let Some(v) = self
+                .egdb
+                .filter(|_| !self.egdb_leaves)
+                .and_then(|t| t.probe(pos))
+            {
                 self.egdb_hits += 1;
-                return egdb_score(v);
+                return egdb_score(v, pos.occupied().count());
             }
         }
         if depth <= 0 || ply >= MAX_PLY - 2 {
@@ -494,6 +508,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         if !movegen::has_capture(pos) {
             if !movegen::has_moves(pos) {
                 return -MATE + ply as Score;
+            }
+            if self.egdb_leaves {
+                if let Some(v) = self.egdb.and_then(|t| t.probe(pos)) {
+                    self.egdb_hits += 1;
+                    return egdb_score(v, pos.occupied().count());
+                }
             }
             // A quiet position where the opponent threatens to capture is not
             // evaluated as it stands: every move is tried, so that the threat is met
