@@ -41,6 +41,7 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
+pub mod serve;
 pub mod stats;
 pub mod threads;
 pub mod time;

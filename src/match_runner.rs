@@ -573,7 +573,7 @@ fn play_game<R: Rules>(
     }
 }
 
-fn today() -> String {
+pub(crate) fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())

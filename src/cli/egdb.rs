@@ -388,7 +388,13 @@ fn convert<R: Rules>(a: &ConvertArgs) -> Result<i32, String> {
                 if i >= positions.len() {
                     break;
                 }
-                match play_out(positions[i], &limits, egdb.clone(), Some(&tables), a.max_plies) {
+                match play_out(
+                    positions[i],
+                    &limits,
+                    egdb.clone(),
+                    Some(&tables),
+                    a.max_plies,
+                ) {
                     Ok(p) => {
                         results.lock().expect("results")[i] = Some(p);
                         let d = done.fetch_add(1, Ordering::Relaxed) + 1;

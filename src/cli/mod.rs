@@ -15,6 +15,7 @@ mod gen;
 mod matches;
 mod perft;
 mod selfplay;
+mod serve;
 mod train;
 mod tune;
 
@@ -25,6 +26,7 @@ pub use gen::GenArgs;
 pub use matches::MatchArgs;
 pub use perft::PerftArgs;
 pub use selfplay::{parse_player, SelfplayArgs};
+pub use serve::ServeArgs;
 pub use train::TrainArgs;
 pub use tune::TuneArgs;
 
@@ -90,6 +92,9 @@ pub enum Command {
     /// the files.
     #[command(after_help = egdb::EGDB_HELP)]
     Egdb(EgdbArgs),
+    /// Serve a board in the browser to play and analyse every variant against dama.
+    #[command(after_help = serve::SERVE_HELP)]
+    Serve(ServeArgs),
 }
 
 pub(crate) fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -110,6 +115,7 @@ pub fn run() -> i32 {
         Command::Gen(args) => with_variant!(args.variant, R => gen::run_gen::<R>(&args)),
         Command::Train(args) => with_variant!(args.variant, R => train::run_train::<R>(&args)),
         Command::Egdb(args) => with_variant!(egdb::variant_of(&args), R => egdb::run::<R>(&args)),
+        Command::Serve(args) => serve::run(&args),
     }
 }
 

@@ -1,0 +1,198 @@
+//! `dama serve`: a board in the browser. One process serves the page (its assets are
+//! compiled into the binary) and a WebSocket per page to the engine ([`socket`]); each
+//! page has its own game and engine ([`table`]). Bound to localhost unless told
+//! otherwise; the WebSocket checks its Origin and bounds message size and rate.
+
+pub mod message;
+pub mod socket;
+pub mod table;
+
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use table::EngineConfig;
+
+/// The page.
+const INDEX_HTML: &str = include_str!("assets/index.html");
+/// Its script.
+const APP_JS: &str = include_str!("assets/app.js");
+/// Its style.
+const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// The address to bind, e.g. `127.0.0.1`.
+    pub host: String,
+    /// The port (0: any free port).
+    pub port: u16,
+    /// The engine of each page.
+    pub engine: EngineConfig,
+}
+
+/// The router: the page, its assets and the WebSocket.
+pub fn router(engine: EngineConfig) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/app.js", get(app_js))
+        .route("/style.css", get(style_css))
+        .route("/ws", get(ws))
+        .fallback(not_found)
+        .with_state(engine)
+}
+
+async fn index() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        INDEX_HTML,
+    )
+        .into_response()
+}
+
+async fn app_js() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        APP_JS,
+    )
+        .into_response()
+}
+
+async fn style_css() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        STYLE_CSS,
+    )
+        .into_response()
+}
+
+async fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        "not found: dama serve has only / and /ws\n",
+    )
+        .into_response()
+}
+
+/// The host and port of an `Origin` header (`http://localhost:8080` gives
+/// `localhost:8080`), or `None` when it is not an http(s) origin.
+fn origin_authority(origin: &str) -> Option<&str> {
+    let rest = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))?;
+    Some(rest.trim_end_matches('/'))
+}
+
+/// A WebSocket from a browser must come from a page of this server: its `Origin` names
+/// the same host and port as its `Host`. Clients that are not browsers send no Origin
+/// and are let in.
+pub fn check_origin(headers: &HeaderMap) -> Result<(), String> {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = origin
+        .to_str()
+        .map_err(|_| "unreadable Origin".to_string())?;
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .ok_or("no Host header")?;
+    match origin_authority(origin) {
+        Some(a) if a.eq_ignore_ascii_case(host) => Ok(()),
+        _ => Err(format!(
+            "the WebSocket is only for pages of this server ({host}), not {origin}"
+        )),
+    }
+}
+
+async fn ws(
+    ws: WebSocketUpgrade,
+    headers: HeaderMap,
+    State(engine): State<EngineConfig>,
+) -> Response {
+    if let Err(why) = check_origin(&headers) {
+        return (StatusCode::FORBIDDEN, why).into_response();
+    }
+    ws.max_message_size(socket::MAX_MESSAGE)
+        .max_frame_size(socket::MAX_MESSAGE)
+        .on_upgrade(move |s| socket::page(s, engine))
+}
+
+/// Serves until Ctrl-C (or SIGTERM). `ready` receives the bound address once the
+/// server listens.
+pub fn run(config: ServeConfig, ready: impl FnOnce(std::net::SocketAddr)) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server runtime: {e}"))?;
+    runtime.block_on(async move {
+        let addr = format!("{}:{}", config.host, config.port);
+        let listener = tokio::net::TcpListener::bind(&addr)
+            .await
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| format!("no local address: {e}"))?;
+        ready(local);
+        axum::serve(listener, router(config.engine))
+            .with_graceful_shutdown(shutdown())
+            .await
+            .map_err(|e| format!("server error: {e}"))
+    })
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins() {
+        let h = |origin: Option<&str>, host: &str| {
+            let mut m = HeaderMap::new();
+            m.insert(header::HOST, host.parse().unwrap());
+            if let Some(o) = origin {
+                m.insert(header::ORIGIN, o.parse().unwrap());
+            }
+            check_origin(&m)
+        };
+        assert!(h(None, "127.0.0.1:8080").is_ok());
+        assert!(h(Some("http://127.0.0.1:8080"), "127.0.0.1:8080").is_ok());
+        assert!(h(Some("http://LOCALHOST:8080"), "localhost:8080").is_ok());
+        assert!(h(Some("http://evil.example"), "127.0.0.1:8080").is_err());
+        assert!(h(Some("http://127.0.0.1:9999"), "127.0.0.1:8080").is_err());
+        assert!(h(Some("null"), "127.0.0.1:8080").is_err());
+    }
+}

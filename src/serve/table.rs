@@ -1,0 +1,639 @@
+//! [`Table`]: one page's game and engine, for any variant. The page sends commands
+//! ([`Command`]); the table answers with JSON messages: `state` (the board, the legal
+//! moves, the move list, the end of the game), `info` (a line of the analysis or of the
+//! engine's thinking) and `pdn` (an export). [`GameTable`] is the one implementation,
+//! monomorphised per variant; [`new_table`] picks it at the boundary.
+
+use super::message::{Command, EngineSide};
+use crate::egdb::{Tables, Value as DbValue};
+use crate::engine::Engine;
+use crate::fen::{parse_fen, to_fen};
+use crate::game::{Game, Outcome};
+use crate::movegen;
+use crate::moves::Move;
+use crate::notation::{move_path, move_text, parse_move, square_name};
+use crate::pdn::{parse_pdn, PdnGame};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::search::{Info, Shared};
+use crate::time::Limits;
+use crate::types::{Color, Square};
+use crate::variant::Variant;
+use crate::with_variant;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How the engine is set up for a page.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Search threads per page.
+    pub threads: usize,
+    /// Transposition table per page, MiB.
+    pub hash_mib: usize,
+    /// Where the endgame databases are (`None`: the default directory).
+    pub egdb_dir: Option<std::path::PathBuf>,
+}
+
+/// What the engine does next when no command is waiting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Task {
+    /// Nothing: the page's turn.
+    Idle,
+    /// The engine is to move in the game.
+    Move,
+    /// Analysis is on: search the shown position until the next command.
+    Analyze,
+}
+
+/// One page's game and engine, whatever the variant.
+pub trait Table: Send {
+    /// The variant played.
+    fn variant(&self) -> Variant;
+    /// Applies a command (every command but `new`, which makes a new table). Returns
+    /// the messages to send, or an error for the page.
+    fn command(&mut self, cmd: &Command) -> Result<Vec<Value>, String>;
+    /// The `state` message.
+    fn state(&self) -> Value;
+    /// What to do when idle.
+    fn task(&self) -> Task;
+    /// The handle that stops this table's search.
+    fn stop_flag(&self) -> Arc<Shared>;
+    /// Runs the engine's search for its move, reporting `info` messages; returns the
+    /// move found (not yet played).
+    fn think(&mut self, armed: bool, out: &(dyn Fn(Value) + Sync)) -> Option<Move>;
+    /// Plays the engine's move found by [`Table::think`]; false when it is not legal
+    /// any more.
+    fn play_engine_move(&mut self, mv: Move) -> bool;
+    /// Analyses the shown position until stopped, reporting `info` messages.
+    fn analyze(&mut self, out: &(dyn Fn(Value) + Sync));
+}
+
+/// A table for `variant` at `fen` (or the start) followed by the moves `moves` (the
+/// variant's notation, separated by spaces).
+pub fn new_table(
+    variant: Variant,
+    fen: Option<&str>,
+    moves: Option<&str>,
+    config: &EngineConfig,
+) -> Result<Box<dyn Table>, String> {
+    with_variant!(variant, R => {
+        let mut t = GameTable::<R>::new(config)?;
+        t.load(fen, moves)?;
+        Ok(Box::new(t) as Box<dyn Table>)
+    })
+}
+
+/// The variant a PDN game names (its `Variant` tag, or `GameType` 21 for english).
+pub fn pdn_variant(text: &str) -> Option<Variant> {
+    let g = parse_pdn(text).into_iter().next()?;
+    if let Some(v) = g.tag("Variant").and_then(|v| v.parse().ok()) {
+        return Some(v);
+    }
+    g.tag("GameType")
+        .filter(|t| t.split(',').next() == Some("21"))
+        .map(|_| Variant::English)
+}
+
+/// The game of a PDN text (its first game): the `FEN` tag or the start position, and
+/// its moves read in the variant's notation.
+pub fn game_from_pdn<R: Rules>(text: &str) -> Result<Game<R>, String> {
+    let g: PdnGame = parse_pdn(text)
+        .into_iter()
+        .next()
+        .ok_or("no game in the PDN text")?;
+    let start = match g.tag("FEN") {
+        Some(f) => parse_fen::<R>(f).map_err(|e| format!("the FEN tag: {e}"))?,
+        None => Position::start(),
+    };
+    let mut game = Game::new(start);
+    for (i, text) in g.moves.iter().enumerate() {
+        if game.outcome().is_some() {
+            return Err(format!(
+                "move {} ({text}) comes after the end of the game",
+                i + 1
+            ));
+        }
+        let mv = parse_move(game.position(), text)
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        game.play(&mv);
+    }
+    Ok(game)
+}
+
+/// How long the engine thinks, per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Milliseconds a move.
+    MoveTime(u64),
+    /// Plies of iterative deepening.
+    Depth(u32),
+}
+
+/// The game of one page in the variant `R`.
+pub struct GameTable<R: Rules> {
+    engine: Engine<R>,
+    egdb: Option<Arc<Tables<R>>>,
+    start: Position<R>,
+    /// Every move of the game, including those after the shown position.
+    line: Vec<Move>,
+    /// How many moves of `line` lead to the shown position.
+    cursor: usize,
+    side: EngineSide,
+    level: Level,
+    analysis: bool,
+    multipv: usize,
+}
+
+impl<R: Rules> GameTable<R> {
+    /// A table at the start position; the engine plays nobody, analysis off.
+    pub fn new(config: &EngineConfig) -> Result<GameTable<R>, String> {
+        let mut engine = Engine::<R>::try_new(config.hash_mib, config.threads)?;
+        let dir = config
+            .egdb_dir
+            .clone()
+            .unwrap_or_else(crate::egdb::default_dir);
+        let tables = Arc::new(Tables::<R>::open(Path::new(&dir)));
+        let egdb = (!tables.is_empty()).then_some(tables);
+        engine.set_egdb(egdb.clone());
+        Ok(GameTable {
+            engine,
+            egdb,
+            start: Position::start(),
+            line: Vec::new(),
+            cursor: 0,
+            side: EngineSide::None,
+            level: Level::MoveTime(1000),
+            analysis: false,
+            multipv: 1,
+        })
+    }
+
+    /// Sets the game: `fen` (or the start) and then `moves`.
+    pub fn load(&mut self, fen: Option<&str>, moves: Option<&str>) -> Result<(), String> {
+        let start = match fen.map(str::trim).filter(|f| !f.is_empty()) {
+            Some(f) => parse_fen::<R>(f).map_err(|e| format!("bad FEN: {e}"))?,
+            None => Position::start(),
+        };
+        let mut game = Game::new(start);
+        for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+            if game.outcome().is_some() {
+                return Err(format!(
+                    "move {} ({text}) comes after the end of the game",
+                    i + 1
+                ));
+            }
+            let mv = parse_move(game.position(), text)
+                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+            game.play(&mv);
+        }
+        self.set_game(game);
+        Ok(())
+    }
+
+    fn set_game(&mut self, game: Game<R>) {
+        self.start = game.positions()[0];
+        self.line = game.moves().to_vec();
+        self.cursor = self.line.len();
+        self.engine.new_game();
+    }
+
+    /// The game up to the shown position.
+    pub fn game(&self) -> Game<R> {
+        let mut g = Game::new(self.start);
+        for mv in &self.line[..self.cursor] {
+            g.play(mv);
+        }
+        g
+    }
+
+    fn engine_colour(&self) -> Option<Color> {
+        match self.side {
+            EngineSide::White => Some(Color::White),
+            EngineSide::Black => Some(Color::Black),
+            EngineSide::None => None,
+        }
+    }
+
+    /// Plays `mv` at the shown position; later moves of the line are dropped unless
+    /// `mv` is the next one.
+    fn play(&mut self, mv: Move) {
+        if self.line.get(self.cursor) != Some(&mv) {
+            self.line.truncate(self.cursor);
+            self.line.push(mv);
+        }
+        self.cursor += 1;
+    }
+
+    fn pdn_text(&self) -> String {
+        let full = {
+            let mut g = Game::new(self.start);
+            for mv in &self.line {
+                g.play(mv);
+            }
+            g
+        };
+        let mut moves = Vec::new();
+        for (i, mv) in full.moves().iter().enumerate() {
+            moves.push(move_text(&full.positions()[i], mv));
+        }
+        let result = match full.outcome() {
+            Some(o) => match o.winner() {
+                Some(Color::White) => "1-0",
+                Some(Color::Black) => "0-1",
+                None => "1/2-1/2",
+            },
+            None => "*",
+        };
+        let name = |c: Color| {
+            if self.engine_colour() == Some(c) {
+                "dama"
+            } else {
+                "human"
+            }
+        };
+        let mut tags = vec![
+            ("Event".to_string(), "dama serve".to_string()),
+            ("Date".to_string(), crate::match_runner::today()),
+            ("White".to_string(), name(Color::White).to_string()),
+            ("Black".to_string(), name(Color::Black).to_string()),
+            ("Result".to_string(), result.to_string()),
+            ("Variant".to_string(), R::NAME.to_string()),
+        ];
+        if R::NUMERIC_SQUARES {
+            tags.push(("GameType".to_string(), "21".to_string()));
+        }
+        if self.start != Position::start() {
+            tags.push(("FEN".to_string(), to_fen(&self.start)));
+        }
+        PdnGame {
+            tags,
+            moves,
+            result: result.to_string(),
+        }
+        .to_text()
+    }
+
+    fn limits(&self) -> Limits {
+        match self.level {
+            Level::MoveTime(ms) => Limits {
+                movetime: Some(Duration::from_millis(ms)),
+                ..Default::default()
+            },
+            Level::Depth(d) => Limits {
+                depth: Some(d),
+                ..Default::default()
+            },
+        }
+    }
+
+    fn info_message(&self, pos: &Position<R>, info: &Info, purpose: &str) -> Value {
+        let mut p = *pos;
+        let mut pv = Vec::new();
+        let mut first_path = Vec::new();
+        for (i, mv) in info.pv.iter().enumerate() {
+            if !movegen::legal_moves(&p).contains(mv) {
+                break;
+            }
+            if i == 0 {
+                first_path = move_path(&p, mv).iter().map(|s| s.index()).collect();
+            }
+            pv.push(move_text(&p, mv));
+            p = p.play(mv);
+        }
+        // White's view, for the bar.
+        let white = if pos.side() == Color::White {
+            info.score
+        } else {
+            -info.score
+        };
+        json!({
+            "type": "info",
+            "purpose": purpose,
+            "line": info.multipv,
+            "depth": info.depth,
+            "seldepth": info.seldepth,
+            "score": info.score,
+            "white_score": white,
+            "score_text": crate::analysis::score_text(info.score),
+            "win_in": info.win_in(),
+            "nodes": info.nodes,
+            "nps": info.nps(),
+            "time_ms": info.time.as_millis() as u64,
+            "pv": pv,
+            "first_path": first_path,
+            "preview": board_string(&p),
+            "egdb": info.egdb.map(db_text),
+        })
+    }
+}
+
+/// A database value as the page shows it.
+fn db_text(v: DbValue) -> String {
+    match v {
+        DbValue::Win(d) => format!("database: win, capture in {d}"),
+        DbValue::Draw => "database: draw".to_string(),
+        DbValue::Loss(d) => format!("database: loss, capture in {d}"),
+    }
+}
+
+/// The board as 64 characters from a1 to h8 (a1, b1, ... h1, a2 ...): `.` empty, `w`
+/// and `b` men, `W` and `B` kings.
+pub fn board_string<R: Rules>(pos: &Position<R>) -> String {
+    (0..64u8)
+        .map(|i| match pos.piece_at(Square::new(i)) {
+            None => '.',
+            Some(p) => match (p.color, p.king) {
+                (Color::White, false) => 'w',
+                (Color::White, true) => 'W',
+                (Color::Black, false) => 'b',
+                (Color::Black, true) => 'B',
+            },
+        })
+        .collect()
+}
+
+/// How the game ended, in words, with the rule.
+pub fn outcome_text(o: Outcome) -> String {
+    match o {
+        Outcome::NoMoves { loser } => format!(
+            "{} wins: {} has no legal move (G8)",
+            capital(loser.opponent()),
+            colour_name(loser)
+        ),
+        Outcome::Repetition => "Draw: the same position for the third time (G9)".to_string(),
+        Outcome::NoCapture(n) => format!("Draw: {n} plies without a capture (E7)"),
+    }
+}
+
+fn colour_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn capital(c: Color) -> &'static str {
+    colour_name(c)
+}
+
+impl<R: Rules> Table for GameTable<R> {
+    fn variant(&self) -> Variant {
+        R::NAME.parse().expect("a variant's own name")
+    }
+
+    fn command(&mut self, cmd: &Command) -> Result<Vec<Value>, String> {
+        match cmd {
+            Command::New { .. } => unreachable!("a new game makes a new table"),
+            Command::Move { from, to, captured } => {
+                let game = self.game();
+                if let Some(o) = game.outcome() {
+                    return Err(format!("the game is over: {}", outcome_text(o)));
+                }
+                let pos = *game.position();
+                let parse = |t: &str| -> Result<Square, String> {
+                    crate::notation::parse_square::<R>(t).map_err(|e| e.to_string())
+                };
+                let from = parse(from)?;
+                let to = parse(to)?;
+                let mut taken = crate::bitboard::Bitboard::EMPTY;
+                for c in captured {
+                    taken |= crate::bitboard::Bitboard::from_square(parse(c)?);
+                }
+                let mv = Move {
+                    captured: taken,
+                    from,
+                    to,
+                };
+                if !movegen::legal_moves(&pos).contains(&mv) {
+                    return Err(format!(
+                        "{} is not a legal move here",
+                        crate::notation::path_text::<R>(&[from, to], mv.is_capture())
+                    ));
+                }
+                self.play(mv);
+                Ok(vec![self.state()])
+            }
+            Command::Undo => {
+                if self.cursor == 0 {
+                    return Err("there is no move to take back".to_string());
+                }
+                self.cursor -= 1;
+                // Back to a position where the page is to move.
+                if let Some(c) = self.engine_colour() {
+                    let side = |t: &Self| t.game().position().side();
+                    if side(self) == c && self.cursor > 0 {
+                        self.cursor -= 1;
+                    }
+                }
+                self.line.truncate(self.cursor);
+                Ok(vec![self.state()])
+            }
+            Command::Goto { ply } => {
+                if *ply > self.line.len() {
+                    return Err(format!(
+                        "ply {ply} is past the end of the game ({} plies)",
+                        self.line.len()
+                    ));
+                }
+                self.cursor = *ply;
+                Ok(vec![self.state()])
+            }
+            Command::Fen { fen } => {
+                self.load(Some(fen), None)?;
+                Ok(vec![self.state()])
+            }
+            Command::Pdn { text } => {
+                let game = game_from_pdn::<R>(text)?;
+                self.set_game(game);
+                Ok(vec![self.state()])
+            }
+            Command::Export => Ok(vec![json!({
+                "type": "pdn",
+                "text": self.pdn_text(),
+                "fen": to_fen(self.game().position()),
+            })]),
+            Command::Engine {
+                side,
+                movetime,
+                depth,
+            } => {
+                self.side = *side;
+                self.level = match (movetime, depth) {
+                    (_, Some(d)) => Level::Depth(*d),
+                    (Some(ms), None) => Level::MoveTime(*ms),
+                    (None, None) => self.level,
+                };
+                Ok(vec![self.state()])
+            }
+            Command::Analyze { on, multipv } => {
+                self.analysis = *on;
+                if let Some(n) = multipv {
+                    self.multipv = *n;
+                }
+                Ok(vec![self.state()])
+            }
+            Command::Go => {
+                // Move now: the engine takes the side to move.
+                let side = self.game().position().side();
+                self.side = if side == Color::White {
+                    EngineSide::White
+                } else {
+                    EngineSide::Black
+                };
+                Ok(vec![self.state()])
+            }
+            Command::Stop => {
+                // The search is already stopped; nothing restarts it.
+                self.analysis = false;
+                self.side = EngineSide::None;
+                Ok(vec![self.state()])
+            }
+            Command::State => Ok(vec![self.state()]),
+        }
+    }
+
+    fn state(&self) -> Value {
+        let game = self.game();
+        let pos = *game.position();
+        let outcome = game.outcome();
+        let mut moves = Vec::new();
+        if outcome.is_none() {
+            let legal = movegen::legal_moves(&pos);
+            let paths = movegen::capture_paths(&pos);
+            for mv in legal.iter() {
+                let text = move_text(&pos, mv);
+                let captured: Vec<usize> = mv.captured.into_iter().map(|s| s.index()).collect();
+                let mut mv_paths: Vec<Vec<usize>> = paths
+                    .iter()
+                    .filter(|(m, _)| m == mv)
+                    .map(|(_, p)| p.iter().map(|s| s.index()).collect())
+                    .collect();
+                if mv_paths.is_empty() {
+                    mv_paths.push(vec![mv.from.index(), mv.to.index()]);
+                }
+                for path in mv_paths {
+                    moves.push(json!({
+                        "from": square_name::<R>(mv.from),
+                        "to": square_name::<R>(mv.to),
+                        "path": path,
+                        "captured": captured,
+                        "captured_names": mv.captured.into_iter().map(square_name::<R>).collect::<Vec<_>>(),
+                        "text": text,
+                    }));
+                }
+            }
+        }
+        let mut history = Vec::new();
+        let mut p = self.start;
+        for (i, mv) in self.line.iter().enumerate() {
+            history.push(json!({
+                "ply": i + 1,
+                "text": move_text(&p, mv),
+                "side": colour_name(p.side()),
+            }));
+            p = p.play(mv);
+        }
+        let last = (self.cursor > 0).then(|| {
+            let before = game.positions()[self.cursor - 1];
+            let mv = self.line[self.cursor - 1];
+            json!({
+                "path": move_path(&before, &mv).iter().map(|s| s.index()).collect::<Vec<_>>(),
+                "captured": mv.captured.into_iter().map(|s| s.index()).collect::<Vec<_>>(),
+            })
+        });
+        let labels: Vec<Option<String>> = (0..64u8)
+            .map(|i| {
+                let sq = Square::new(i);
+                R::BOARD.contains(sq).then(|| square_name::<R>(sq))
+            })
+            .collect();
+        let egdb = self
+            .egdb
+            .as_ref()
+            .filter(|_| outcome.is_none())
+            .and_then(|t| t.lookup(&pos).ok().flatten())
+            .map(db_text);
+        json!({
+            "type": "state",
+            "variant": R::NAME,
+            "fen": to_fen(&pos),
+            "start_fen": to_fen(&self.start),
+            "custom_start": self.start != Position::start(),
+            "board": board_string(&pos),
+            "labels": labels,
+            "numeric": R::NUMERIC_SQUARES,
+            "side": colour_name(pos.side()),
+            "moves": moves,
+            "history": history,
+            "cursor": self.cursor,
+            "last": last,
+            "outcome": outcome.map(outcome_text),
+            "since_capture": pos.plies_since_capture(),
+            "engine": {
+                "side": self.side.name(),
+                "movetime": match self.level { Level::MoveTime(ms) => Some(ms), _ => None },
+                "depth": match self.level { Level::Depth(d) => Some(d), _ => None },
+            },
+            "analysis": self.analysis,
+            "multipv": self.multipv,
+            "egdb": egdb,
+            "egdb_slices": self.egdb.as_ref().map(|t| t.summary()),
+        })
+    }
+
+    fn task(&self) -> Task {
+        let game = self.game();
+        if game.outcome().is_some() {
+            return Task::Idle;
+        }
+        if self.cursor == self.line.len() && self.engine_colour() == Some(game.position().side()) {
+            return Task::Move;
+        }
+        if self.analysis {
+            return Task::Analyze;
+        }
+        Task::Idle
+    }
+
+    fn stop_flag(&self) -> Arc<Shared> {
+        self.engine.stop_flag()
+    }
+
+    fn think(&mut self, armed: bool, out: &(dyn Fn(Value) + Sync)) -> Option<Move> {
+        let game = self.game();
+        let pos = *game.position();
+        self.engine.set_game(game);
+        let limits = self.limits();
+        let report = |info: &Info| out(self.info_message(&pos, info, "move"));
+        let result = if armed {
+            self.engine.search_armed(&limits, 1, &report)
+        } else {
+            self.engine.search(&limits, 1, &report)
+        };
+        result.best
+    }
+
+    fn play_engine_move(&mut self, mv: Move) -> bool {
+        let game = self.game();
+        if game.outcome().is_some() || !movegen::legal_moves(game.position()).contains(&mv) {
+            return false;
+        }
+        self.play(mv);
+        true
+    }
+
+    fn analyze(&mut self, out: &(dyn Fn(Value) + Sync)) {
+        let game = self.game();
+        let pos = *game.position();
+        self.engine.set_game(game);
+        let limits = Limits {
+            infinite: true,
+            ..Default::default()
+        };
+        let lines = self.multipv;
+        let report = |info: &Info| out(self.info_message(&pos, info, "analysis"));
+        self.engine.search_armed(&limits, lines, &report);
+    }
+}

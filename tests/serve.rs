@@ -1,0 +1,703 @@
+//! `dama serve`: the server over real WebSockets (bad messages, an oversized frame, a
+//! wrong Origin, two pages at once, a page closed in mid-search, the rate bound), and
+//! the page in a real browser (headless Chromium driven through ChromeDriver): moves
+//! entered by clicks, the engine's reply, analysis lines, PDN export read back by
+//! dama's own reader. Each browser step saves a screenshot under `target/screenshots/`.
+//!
+//! The browser test needs Debian's `chromium` and `chromium-driver` (`.ci/run`
+//! installs them); without them it fails, unless `DAMA_SKIP_BROWSER=1` is set.
+
+use dama::movegen;
+use dama::notation::{move_path, square_name};
+use dama::position::Position;
+use dama::rules::Dameo;
+use fantoccini::{Client, ClientBuilder, Locator};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A running `dama serve --port 0`, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dama"))
+            .args(["serve", "--port", "0", "--hash", "8"])
+            .env("DAMA_EGDB_DIR", "/nonexistent/dama-egdb")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start dama serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("read the address");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Server { child, url }
+    }
+
+    fn ws_url(&self) -> String {
+        format!("{}/ws", self.url.replace("http://", "ws://"))
+    }
+
+    /// CPU time of the server process so far (user + system), from /proc.
+    fn cpu_seconds(&self) -> f64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let f: Vec<&str> = after.split_whitespace().collect();
+        let ticks: f64 = f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap();
+        ticks / 100.0
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(s: &Server) -> Ws {
+    tokio_tungstenite::connect_async(s.ws_url())
+        .await
+        .expect("connect")
+        .0
+}
+
+async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+/// The next message of `kind` (others are skipped), within 20 s.
+async fn next_of(ws: &mut Ws, kind: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let msg = tokio::time::timeout(left, ws.next())
+            .await
+            .unwrap_or_else(|_| panic!("no '{kind}' message in time"))
+            .expect("connection open")
+            .expect("a message");
+        if let Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_messages_get_errors_and_the_page_goes_on() {
+    let s = Server::start();
+    let mut ws = connect(&s).await;
+    let first = next_of(&mut ws, "state").await;
+    assert_eq!(first["variant"], "english");
+    for (bad, why) in [
+        ("garbage".to_string(), "not JSON"),
+        (json!({"type": "fly"}).to_string(), "unknown message type"),
+        (
+            json!({"type": "move", "from": "22", "to": "17"}).to_string(),
+            "not a legal move",
+        ),
+        (
+            json!({"type": "move", "from": "z9", "to": "17"}).to_string(),
+            "z9",
+        ),
+        (
+            json!({"type": "fen", "fen": "W:Wz9"}).to_string(),
+            "bad FEN",
+        ),
+        (
+            json!({"type": "pdn", "text": "1. 11-15 99-1"}).to_string(),
+            "move 2",
+        ),
+        (
+            json!({"type": "goto", "ply": 5}).to_string(),
+            "past the end",
+        ),
+    ] {
+        ws.send(Message::Text(bad.clone().into())).await.unwrap();
+        let e = next_of(&mut ws, "error").await;
+        assert!(e["message"].as_str().unwrap().contains(why), "{bad}: {e}");
+    }
+    ws.send(Message::Binary(vec![1, 2, 3].into()))
+        .await
+        .unwrap();
+    let e = next_of(&mut ws, "error").await;
+    assert!(e["message"].as_str().unwrap().contains("binary"), "{e}");
+    // The page still plays: Black starts in english.
+    send(&mut ws, json!({"type": "move", "from": "11", "to": "15"})).await;
+    let st = next_of(&mut ws, "state").await;
+    assert_eq!(st["history"][0]["text"], "11-15");
+    assert_eq!(st["side"], "White");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_frame_closes_that_page_only() {
+    let s = Server::start();
+    let mut other = connect(&s).await;
+    next_of(&mut other, "state").await;
+    let mut ws = connect(&s).await;
+    next_of(&mut ws, "state").await;
+    let big = json!({"type": "pdn", "text": "x".repeat(100_000)}).to_string();
+    let _ = ws.send(Message::Text(big.into())).await;
+    // The server answers with an error and closes this page.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut closed = false;
+    while Instant::now() < deadline {
+        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+            Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => {
+                closed = true;
+                break;
+            }
+            Ok(Some(Ok(_))) => continue,
+            Err(_) => break,
+        }
+    }
+    assert!(closed, "an oversized message closes the connection");
+    // The other page is unaffected, and new pages connect.
+    send(&mut other, json!({"type": "state"})).await;
+    next_of(&mut other, "state").await;
+    let mut again = connect(&s).await;
+    next_of(&mut again, "state").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_origin_is_refused() {
+    let s = Server::start();
+    let mut req = s.ws_url().into_client_request().unwrap();
+    req.headers_mut()
+        .insert("Origin", "http://evil.example".parse().unwrap());
+    match tokio_tungstenite::connect_async(req).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+            assert_eq!(resp.status(), 403)
+        }
+        other => panic!("expected 403, got {:?}", other.map(|r| r.1)),
+    }
+    // The server's own origin is let in.
+    let mut req = s.ws_url().into_client_request().unwrap();
+    req.headers_mut().insert("Origin", s.url.parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("own origin");
+    next_of(&mut ws, "state").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_pages_have_their_own_games() {
+    let s = Server::start();
+    let mut a = connect(&s).await;
+    let mut b = connect(&s).await;
+    next_of(&mut a, "state").await;
+    next_of(&mut b, "state").await;
+    send(&mut a, json!({"type": "new", "variant": "dameo"})).await;
+    send(&mut b, json!({"type": "new", "variant": "english"})).await;
+    assert_eq!(next_of(&mut a, "state").await["variant"], "dameo");
+    assert_eq!(next_of(&mut b, "state").await["variant"], "english");
+    // Analysis on page a while page b plays.
+    send(&mut a, json!({"type": "analyze", "on": true, "multipv": 2})).await;
+    next_of(&mut a, "state").await;
+    let info = next_of(&mut a, "info").await;
+    assert_eq!(info["purpose"], "analysis");
+    send(&mut b, json!({"type": "move", "from": "9", "to": "13"})).await;
+    let st = next_of(&mut b, "state").await;
+    assert_eq!(st["history"].as_array().unwrap().len(), 1);
+    send(&mut a, json!({"type": "state"})).await;
+    let st = next_of(&mut a, "state").await;
+    assert_eq!(st["variant"], "dameo");
+    assert_eq!(st["history"].as_array().unwrap().len(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_page_stops_its_search() {
+    let s = Server::start();
+    let mut ws = connect(&s).await;
+    next_of(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "analyze", "on": true})).await;
+    next_of(&mut ws, "info").await;
+    // Searching: the process burns CPU.
+    let c0 = s.cpu_seconds();
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let busy = s.cpu_seconds() - c0;
+    assert!(busy > 0.25, "the analysis runs ({busy:.2} s of CPU in 1 s)");
+    ws.close(None).await.unwrap();
+    drop(ws);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let c1 = s.cpu_seconds();
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let idle = s.cpu_seconds() - c1;
+    assert!(
+        idle < 0.2,
+        "the search stopped with the page ({idle:.2} s of CPU in 1 s)"
+    );
+    // The server still serves.
+    let mut again = connect(&s).await;
+    next_of(&mut again, "state").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_messages_is_bounded() {
+    let s = Server::start();
+    let mut ws = connect(&s).await;
+    next_of(&mut ws, "state").await;
+    for _ in 0..100 {
+        send(&mut ws, json!({"type": "state"})).await;
+    }
+    let e = next_of(&mut ws, "error").await;
+    assert!(
+        e["message"].as_str().unwrap().contains("too many messages"),
+        "{e}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_replies_and_a_new_command_stops_its_search() {
+    let s = Server::start();
+    let mut ws = connect(&s).await;
+    next_of(&mut ws, "state").await;
+    // dama plays White at depth 2: after Black's move it answers.
+    send(
+        &mut ws,
+        json!({"type": "engine", "side": "white", "depth": 2}),
+    )
+    .await;
+    next_of(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "move", "from": "11", "to": "15"})).await;
+    let mut st = next_of(&mut ws, "state").await;
+    if st["history"].as_array().unwrap().len() < 2 {
+        st = next_of(&mut ws, "state").await;
+    }
+    assert_eq!(st["history"].as_array().unwrap().len(), 2, "{st}");
+    assert_eq!(st["side"], "Black");
+    // A long think is interrupted by a takeback: the engine's move is not played.
+    send(
+        &mut ws,
+        json!({"type": "engine", "side": "black", "movetime": 60000}),
+    )
+    .await;
+    next_of(&mut ws, "thinking").await;
+    let t = Instant::now();
+    send(&mut ws, json!({"type": "stop"})).await;
+    let st = next_of(&mut ws, "state").await;
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert_eq!(st["history"].as_array().unwrap().len(), 2);
+    assert_eq!(st["engine"]["side"], "none");
+}
+
+// ---- the browser ----
+
+struct Driver {
+    child: Child,
+    port: u16,
+    _profile: PathBuf,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn start_driver() -> Option<Driver> {
+    let driver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let browser = std::path::Path::new("/usr/bin/chromium").exists();
+    let (Some(driver), true) = (driver, browser) else {
+        if std::env::var("DAMA_SKIP_BROWSER").is_ok_and(|v| v == "1") {
+            eprintln!("no chromium / chromedriver: browser test skipped (DAMA_SKIP_BROWSER=1)");
+            return None;
+        }
+        panic!(
+            "the browser test needs Debian's chromium and chromium-driver \
+             (/usr/bin/chromium, /usr/bin/chromedriver); .ci/run installs them. \
+             Set DAMA_SKIP_BROWSER=1 to skip it on a machine without them."
+        );
+    };
+    let port = free_port();
+    let profile = std::env::temp_dir().join(format!("dama-chromium-{}-{port}", std::process::id()));
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Some(Driver {
+        child,
+        port,
+        _profile: profile,
+    })
+}
+
+async fn browser(d: &Driver) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": "/usr/bin/chromium",
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                "--window-size=1200,900",
+                format!("--user-data-dir={}", d._profile.display()),
+            ]
+        }),
+    );
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", d.port))
+        .await
+        .expect("a browser session")
+}
+
+fn screenshot_dir() -> PathBuf {
+    let target = std::env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));
+    let dir = target.join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn shot(c: &Client, name: &str) {
+    let png = c.screenshot().await.expect("screenshot");
+    std::fs::write(screenshot_dir().join(format!("serve-{name}.png")), png).unwrap();
+}
+
+/// Evaluates `expr` in the page until it is true (20 s at most).
+async fn wait_for(c: &Client, expr: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let v = c
+            .execute(&format!("return !!({expr});"), vec![])
+            .await
+            .expect("script");
+        if v == Value::Bool(true) {
+            return;
+        }
+        if Instant::now() > deadline {
+            let msg = c
+                .execute("return document.getElementById('message').textContent + ' | ' + document.getElementById('status').textContent", vec![])
+                .await
+                .unwrap_or_default();
+            panic!("timed out waiting for {what} ({expr}); page says {msg}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn js(c: &Client, expr: &str) -> Value {
+    c.execute(&format!("return {expr};"), vec![])
+        .await
+        .expect("script")
+}
+
+async fn click_square(c: &Client, name: &str) {
+    click(c, &format!(r#".sq[data-name="{name}"]"#)).await;
+}
+
+/// Clicks the element `css`. The board and the analysis lines are drawn anew on every
+/// message: an element found just before a redraw is gone by the click, so it is
+/// looked up again.
+async fn click(c: &Client, css: &str) {
+    for _ in 0..50 {
+        let el = c
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|_| panic!("no {css}"));
+        match el.click().await {
+            Ok(()) => return,
+            Err(e) if format!("{e:?}").contains("StaleElementReference") => {
+                tokio::time::sleep(Duration::from_millis(20)).await
+            }
+            Err(e) => panic!("click {css}: {e}"),
+        }
+    }
+    panic!("{css} kept being redrawn");
+}
+
+/// A dameo opening whose third ply is an orthogonal capture by White, found by dama's
+/// own generator: White's move, Black's move, then White's capture (each as square
+/// names to click).
+fn dameo_capture_opening() -> [Vec<String>; 3] {
+    let names = |pos: &Position<Dameo>, mv: &dama::Move| -> Vec<String> {
+        move_path(pos, mv)
+            .into_iter()
+            .map(square_name::<Dameo>)
+            .collect()
+    };
+    let start = Position::<Dameo>::start();
+    for m1 in movegen::legal_moves(&start).iter() {
+        let p1 = start.play(m1);
+        for m2 in movegen::legal_moves(&p1).iter() {
+            let p2 = p1.play(m2);
+            let replies = movegen::legal_moves(&p2);
+            if let Some(cap) = replies.iter().find(|m| m.is_capture()) {
+                // Men capture orthogonally in dameo: the capture moves along a file
+                // or a rank.
+                assert!(cap.from.file() == cap.to.file() || cap.from.rank() == cap.to.rank());
+                return [names(&start, m1), names(&p1, m2), names(&p2, cap)];
+            }
+        }
+    }
+    panic!("no capture within three plies of the dameo start");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_in_a_real_browser() {
+    let Some(driver) = start_driver() else {
+        return;
+    };
+    let s = Server::start();
+    let c = browser(&driver).await;
+
+    // Load the page: an english board of 64 squares, 32 of them numbered.
+    c.goto(&format!("{}/", s.url)).await.unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.connected === 'true'",
+        "the connection",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "document.querySelectorAll('#board .sq').length").await,
+        64
+    );
+    assert_eq!(
+        js(&c, "document.querySelectorAll('#board .label.num').length").await,
+        32
+    );
+    assert_eq!(
+        js(&c, "document.querySelectorAll('#board .piece').length").await,
+        24
+    );
+    shot(&c, "english-start").await;
+
+    // An illegal attempt snaps back with a reason: a black man that cannot move.
+    click_square(&c, "1").await;
+    wait_for(
+        &c,
+        "document.getElementById('message').textContent.includes('no legal move')",
+        "a reason",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "document.querySelectorAll('.sq.sel').length").await,
+        0
+    );
+
+    // Dameo, by clicks: White's move, Black's move, then dama plays Black and White
+    // captures orthogonally; dama replies.
+    let [w1, b1, cap] = dameo_capture_opening();
+    c.goto(&format!("{}/?variant=dameo", s.url)).await.unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.variant === 'dameo'",
+        "the dameo board",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "document.querySelectorAll('#board .piece').length").await,
+        36
+    );
+    for sq in &w1 {
+        click_square(&c, sq).await;
+    }
+    wait_for(&c, "document.body.dataset.plies === '1'", "White's move").await;
+    for sq in &b1 {
+        click_square(&c, sq).await;
+    }
+    wait_for(&c, "document.body.dataset.plies === '2'", "Black's move").await;
+    c.execute(
+        "const l = document.getElementById('level'); l.value = 'd2'; \
+         const e = document.getElementById('engine-side'); e.value = 'black'; \
+         e.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    // Half the capture entered: the first square shows its targets.
+    click_square(&c, &cap[0]).await;
+    wait_for(
+        &c,
+        "document.querySelectorAll('.sq.target').length > 0",
+        "capture targets",
+    )
+    .await;
+    for sq in &cap[1..] {
+        click_square(&c, sq).await;
+    }
+    wait_for(&c, "document.body.dataset.plies === '4'", "dama's reply").await;
+    // Two captures made: 34 pieces left.
+    assert_eq!(
+        js(&c, "document.querySelectorAll('#board .piece').length").await,
+        34
+    );
+    let texts = js(
+        &c,
+        "[...document.querySelectorAll('#moves .mv')].map(e => e.textContent)",
+    )
+    .await;
+    assert!(texts[2].as_str().unwrap().contains('x'), "{texts}");
+    shot(&c, "dameo-capture").await;
+
+    // Export the PDN and read it back with dama's own reader.
+    c.find(Locator::Id("export-pdn"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "document.getElementById('io').value.includes('[Variant \"dameo\"]')",
+        "the PDN",
+    )
+    .await;
+    let pdn = js(&c, "document.getElementById('io').value").await;
+    let game =
+        dama::serve::table::game_from_pdn::<Dameo>(pdn.as_str().unwrap()).expect("PDN reads back");
+    assert_eq!(game.moves().len(), 4);
+    let texts: Vec<String> = texts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect();
+    let games = dama::pdn::parse_pdn(pdn.as_str().unwrap());
+    assert_eq!(games[0].moves, texts);
+    assert_eq!(games[0].tag("Black"), Some("dama"));
+
+    // Keyboard arrows step through the moves.
+    c.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("\u{E012}")
+        .await
+        .unwrap();
+    wait_for(&c, "document.body.dataset.cursor === '3'", "a step back").await;
+    c.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("\u{E014}")
+        .await
+        .unwrap();
+    wait_for(&c, "document.body.dataset.cursor === '4'", "a step forward").await;
+
+    // English: a double capture entered square by square, from a linked position;
+    // dama (Black) replies.
+    c.goto(&format!("{}/?variant=english&fen=W:W22:B1,11,18", s.url))
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.variant === 'english'",
+        "the english board",
+    )
+    .await;
+    c.execute(
+        "const l = document.getElementById('level'); l.value = 'd2'; \
+         const e = document.getElementById('engine-side'); e.value = 'black'; \
+         e.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click_square(&c, "22").await;
+    click_square(&c, "15").await;
+    // Mid-capture: the move is not sent yet; the next landing square is shown.
+    assert_eq!(js(&c, "document.body.dataset.plies").await, "0");
+    wait_for(
+        &c,
+        "document.querySelector('.sq[data-name=\"8\"]').classList.contains('target')",
+        "the next landing square",
+    )
+    .await;
+    click_square(&c, "8").await;
+    wait_for(
+        &c,
+        "document.body.dataset.plies === '2'",
+        "the capture and dama's reply",
+    )
+    .await;
+    let first = js(&c, "document.querySelector('#moves .mv').textContent").await;
+    assert_eq!(first, "22x15x8");
+    shot(&c, "english-multicapture").await;
+
+    // Import a FEN and see analysis lines appear.
+    c.execute(
+        "document.getElementById('engine-side').value = 'none'; \
+         document.getElementById('engine-side').dispatchEvent(new Event('change')); \
+         document.getElementById('io').value = 'W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12';",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Id("load-fen"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(&c, "document.body.dataset.plies === '0' && document.querySelectorAll('#board .piece').length === 24", "the FEN").await;
+    c.find(Locator::Id("analyze"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "document.querySelectorAll('#lines li').length >= 3",
+        "three analysis lines",
+    )
+    .await;
+    wait_for(
+        &c,
+        "document.getElementById('depth-text').textContent.startsWith('depth')",
+        "the depth",
+    )
+    .await;
+    // A line previews on the board.
+    click(&c, "#lines li").await;
+    wait_for(
+        &c,
+        "document.getElementById('board').classList.contains('previewing')",
+        "the preview",
+    )
+    .await;
+    shot(&c, "english-analysis").await;
+    c.close().await.unwrap();
+}
