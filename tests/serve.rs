@@ -11,6 +11,7 @@ use dama::movegen;
 use dama::notation::{move_path, square_name};
 use dama::position::Position;
 use dama::rules::Dameo;
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -29,8 +30,15 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// `dama serve --port 0 --hash 8` with more arguments; no endgame databases unless
+    /// `--egdb-dir` is among them.
+    fn start_with(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dama"))
             .args(["serve", "--port", "0", "--hash", "8"])
+            .args(args)
             .env("DAMA_EGDB_DIR", "/nonexistent/dama-egdb")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -299,6 +307,66 @@ async fn engine_replies_and_a_new_command_stops_its_search() {
     assert!(t.elapsed() < Duration::from_secs(5));
     assert_eq!(st["history"].as_array().unwrap().len(), 2);
     assert_eq!(st["engine"]["side"], "none");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endgame_databases_and_forced_wins_on_the_page() {
+    let dir = std::env::temp_dir().join(format!("dama-serve-egdb-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_dama"))
+        .args([
+            "egdb",
+            "build",
+            "--variant",
+            "english",
+            "--pieces",
+            "3",
+            "--dir",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("run dama egdb build");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = Server::start_with(&["--egdb-dir", dir.to_str().unwrap()]);
+    let mut ws = connect(&s).await;
+    let st = next_of(&mut ws, "state").await;
+    assert!(
+        st["egdb_slices"]
+            .as_str()
+            .unwrap()
+            .contains("complete to 3 pieces"),
+        "{st}"
+    );
+    // Two kings against one: the databases' value on the page and in the analysis.
+    send(&mut ws, json!({"type": "fen", "fen": "W:WK30,K26:BK4"})).await;
+    let st = next_of(&mut ws, "state").await;
+    assert_eq!(st["egdb"], "database: win, capture in 11", "{st}");
+    send(&mut ws, json!({"type": "analyze", "on": true})).await;
+    let info = next_of(&mut ws, "info").await;
+    assert_eq!(info["egdb"], "database: win, capture in 11", "{info}");
+    // A forced win the search sees to its end is written as such: 22x15 leaves Black
+    // without a move (G8).
+    send(&mut ws, json!({"type": "fen", "fen": "W:W22:B18"})).await;
+    let st = next_of(&mut ws, "state").await;
+    assert_eq!(st["moves"].as_array().unwrap().len(), 1);
+    let info = next_of(&mut ws, "info").await;
+    assert_eq!(info["score_text"], "win in 1", "{info}");
+    assert_eq!(info["pv"][0], "22x15");
+    send(
+        &mut ws,
+        json!({"type": "move", "from": "22", "to": "15", "captured": ["18"]}),
+    )
+    .await;
+    let st = next_of(&mut ws, "state").await;
+    assert_eq!(
+        st["outcome"], "White wins: Black has no legal move (G8)",
+        "{st}"
+    );
+    assert_eq!(st["moves"].as_array().unwrap().len(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---- the browser ----
@@ -572,6 +640,22 @@ async fn the_page_in_a_real_browser() {
     .await;
     assert!(texts[2].as_str().unwrap().contains('x'), "{texts}");
     shot(&c, "dameo-capture").await;
+    // The same position analysed (the picture in README.md), then analysis off.
+    click(&c, "#analyze").await;
+    wait_for(
+        &c,
+        "document.querySelectorAll('#lines li').length >= 3",
+        "dameo analysis lines",
+    )
+    .await;
+    shot(&c, "dameo-analysis").await;
+    click(&c, "#analyze").await;
+    wait_for(
+        &c,
+        "document.querySelectorAll('#lines li').length === 0",
+        "the analysis off",
+    )
+    .await;
 
     // Export the PDN and read it back with dama's own reader.
     c.find(Locator::Id("export-pdn"))
@@ -656,6 +740,79 @@ async fn the_page_in_a_real_browser() {
     assert_eq!(first, "22x15x8");
     shot(&c, "english-multicapture").await;
 
+    // A move by drag: press on 11, move, release on 15 (a fresh english game).
+    c.goto(&format!("{}/?variant=english", s.url))
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.variant === 'english' && document.body.dataset.plies === '0'",
+        "a new english game",
+    )
+    .await;
+    let centre = |name: &str| {
+        format!(
+            "(() => {{ const r = document.querySelector('.sq[data-name=\"{name}\"]').getBoundingClientRect(); \
+             return [r.left + r.width / 2, r.top + r.height / 2]; }})()"
+        )
+    };
+    let from = js(&c, &centre("11")).await;
+    let to = js(&c, &centre("15")).await;
+    let xy = |v: &Value| (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
+    let ((x0, y0), (x1, y1)) = (xy(&from), xy(&to));
+    let mouse = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x0,
+            y: y0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(150)),
+            x: (x0 + x1) / 2.0,
+            y: (y0 + y1) / 2.0,
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(150)),
+            x: x1,
+            y: y1,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse).await.unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.plies === '1'",
+        "the dragged move",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "document.querySelector('#moves .mv').textContent").await,
+        "11-15"
+    );
+
+    // The end of the game is announced with its rule.
+    c.goto(&format!("{}/?variant=english&fen=W:W22:B18", s.url))
+        .await
+        .unwrap();
+    wait_for(&c, "document.body.dataset.variant === 'english' && document.querySelectorAll('#board .piece').length === 2", "the position").await;
+    click_square(&c, "22").await;
+    click_square(&c, "15").await;
+    wait_for(
+        &c,
+        "!document.getElementById('result').hidden",
+        "the result",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "document.getElementById('result').textContent").await,
+        "White wins: Black has no legal move (G8)"
+    );
+    shot(&c, "english-end").await;
+
     // Import a FEN and see analysis lines appear.
     c.execute(
         "document.getElementById('engine-side').value = 'none'; \
@@ -690,6 +847,7 @@ async fn the_page_in_a_real_browser() {
         "the depth",
     )
     .await;
+    shot(&c, "english-analysis").await;
     // A line previews on the board.
     click(&c, "#lines li").await;
     wait_for(
@@ -698,6 +856,21 @@ async fn the_page_in_a_real_browser() {
         "the preview",
     )
     .await;
-    shot(&c, "english-analysis").await;
+    shot(&c, "english-preview").await;
+
+    // At phone width the board fits the screen, without sideways scrolling.
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(&format!("{}/?variant=croda", s.url)).await.unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.variant === 'croda'",
+        "the croda board",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "document.getElementById('board').getBoundingClientRect().right <= window.innerWidth && document.documentElement.scrollWidth <= window.innerWidth").await,
+        true
+    );
+    shot(&c, "croda-phone").await;
     c.close().await.unwrap();
 }

@@ -41,12 +41,20 @@ function connect() {
 
 function handle(m) {
   switch (m.type) {
-    case "state":
+    case "state": {
+      // A state of the same position (a setting changed) keeps the move being
+      // entered and the analysis lines.
+      const same = S && S.fen === m.fen && S.cursor === m.cursor && S.history.length === m.history.length;
       S = m;
-      prefix = [];
-      lines = [];
-      previewLine = 0;
-      hideChoices();
+      if (!same) {
+        prefix = [];
+        hideChoices();
+      }
+      if (!same || !m.analysis) {
+        lines = [];
+        previewLine = 0;
+        $("preview-note").hidden = true;
+      }
       document.body.dataset.connected = "true";
       document.body.dataset.variant = m.variant;
       document.body.dataset.plies = String(m.history.length);
@@ -57,6 +65,7 @@ function handle(m) {
       render();
       updateUrl();
       break;
+    }
     case "info":
       onInfo(m);
       break;
