@@ -61,13 +61,13 @@ impl Server {
         format!("{}/ws", self.url.replace("http://", "ws://"))
     }
 
-    /// CPU time of the server process so far (user + system), from /proc.
-    fn cpu_seconds(&self) -> f64 {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
-        let after = &stat[stat.rfind(')').unwrap() + 2..];
-        let f: Vec<&str> = after.split_whitespace().collect();
-        let ticks: f64 = f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap();
-        ticks / 100.0
+    /// How many threads of the server process have this name (from /proc).
+    fn threads_named(&self, name: &str) -> usize {
+        std::fs::read_dir(format!("/proc/{}/task", self.child.id()))
+            .unwrap()
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+            .filter(|comm| comm.trim() == name)
+            .count()
     }
 }
 
@@ -240,21 +240,20 @@ async fn a_closed_page_stops_its_search() {
     next_of(&mut ws, "state").await;
     send(&mut ws, json!({"type": "analyze", "on": true})).await;
     next_of(&mut ws, "info").await;
-    // Searching: the process burns CPU.
-    let c0 = s.cpu_seconds();
-    tokio::time::sleep(Duration::from_millis(1000)).await;
-    let busy = s.cpu_seconds() - c0;
-    assert!(busy > 0.25, "the analysis runs ({busy:.2} s of CPU in 1 s)");
+    next_of(&mut ws, "info").await;
+    // The page's worker thread runs the search; it ends only once the search has
+    // returned and the page is gone.
+    assert_eq!(s.threads_named("dama-page"), 1);
     ws.close(None).await.unwrap();
     drop(ws);
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let c1 = s.cpu_seconds();
-    tokio::time::sleep(Duration::from_millis(1000)).await;
-    let idle = s.cpu_seconds() - c1;
-    assert!(
-        idle < 0.2,
-        "the search stopped with the page ({idle:.2} s of CPU in 1 s)"
-    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while s.threads_named("dama-page") > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the page's search did not stop when the page closed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     // The server still serves.
     let mut again = connect(&s).await;
     next_of(&mut again, "state").await;
@@ -265,7 +264,7 @@ async fn a_flood_of_messages_is_bounded() {
     let s = Server::start();
     let mut ws = connect(&s).await;
     next_of(&mut ws, "state").await;
-    for _ in 0..100 {
+    for _ in 0..300 {
         send(&mut ws, json!({"type": "state"})).await;
     }
     let e = next_of(&mut ws, "error").await;
@@ -301,10 +300,9 @@ async fn engine_replies_and_a_new_command_stops_its_search() {
     )
     .await;
     next_of(&mut ws, "thinking").await;
-    let t = Instant::now();
     send(&mut ws, json!({"type": "stop"})).await;
+    // Without the stop, this state would come only after a minute.
     let st = next_of(&mut ws, "state").await;
-    assert!(t.elapsed() < Duration::from_secs(5));
     assert_eq!(st["history"].as_array().unwrap().len(), 2);
     assert_eq!(st["engine"]["side"], "none");
 }
