@@ -150,6 +150,37 @@ async fn bad_messages_get_errors_and_the_page_goes_on() {
         .unwrap();
     let e = next_of(&mut ws, "error").await;
     assert!(e["message"].as_str().unwrap().contains("binary"), "{e}");
+    // A linked game: FEN and moves; three times the same position ends it (G9).
+    send(
+        &mut ws,
+        json!({"type": "new", "variant": "english", "fen": "W:WK29:BK4",
+               "moves": "29-25 4-8 25-29 8-4 29-25 4-8 25-29 8-4"}),
+    )
+    .await;
+    let st = next_of(&mut ws, "state").await;
+    assert_eq!(st["history"].as_array().unwrap().len(), 8);
+    assert_eq!(
+        st["outcome"], "Draw: the same position for the third time (G9)",
+        "{st}"
+    );
+    send(&mut ws, json!({"type": "move", "from": "29", "to": "25"})).await;
+    let e = next_of(&mut ws, "error").await;
+    assert!(
+        e["message"].as_str().unwrap().contains("the game is over"),
+        "{e}"
+    );
+    send(
+        &mut ws,
+        json!({"type": "new", "variant": "english", "moves": "11-15 99-1"}),
+    )
+    .await;
+    let e = next_of(&mut ws, "error").await;
+    assert!(
+        e["message"].as_str().unwrap().contains("move 2 (99-1)"),
+        "{e}"
+    );
+    send(&mut ws, json!({"type": "new", "variant": "english"})).await;
+    next_of(&mut ws, "state").await;
     // The page still plays: Black starts in english.
     send(&mut ws, json!({"type": "move", "from": "11", "to": "15"})).await;
     let st = next_of(&mut ws, "state").await;
@@ -293,7 +324,9 @@ async fn engine_replies_and_a_new_command_stops_its_search() {
     }
     assert_eq!(st["history"].as_array().unwrap().len(), 2, "{st}");
     assert_eq!(st["side"], "Black");
-    // A long think is interrupted by a takeback: the engine's move is not played.
+    // A long think is interrupted by a stop: the engine's move is not played (Black has
+    // a choice of moves, so no search ends at once).
+    assert!(st["moves"].as_array().unwrap().len() > 1);
     send(
         &mut ws,
         json!({"type": "engine", "side": "black", "movetime": 60000}),
@@ -855,6 +888,54 @@ async fn the_page_in_a_real_browser() {
     )
     .await;
     shot(&c, "english-preview").await;
+
+    // Esc leaves the preview.
+    c.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("\u{E00C}")
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "!document.getElementById('board').classList.contains('previewing')",
+        "the game's board again",
+    )
+    .await;
+    // A bad FEN is refused with the reason on the page; the game stays.
+    c.execute("document.getElementById('io').value = 'W:Wz9:B1';", vec![])
+        .await
+        .unwrap();
+    click(&c, "#load-fen").await;
+    wait_for(
+        &c,
+        "document.getElementById('message').textContent.includes('bad FEN')",
+        "the FEN error",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "document.querySelectorAll('#board .piece').length").await,
+        24
+    );
+
+    // A URL with moves.
+    c.goto(&format!("{}/?variant=english&moves=11-15%2023-19", s.url))
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.plies === '2'",
+        "the linked moves",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &c,
+            "[...document.querySelectorAll('#moves .mv')].map(e => e.textContent).join(' ')"
+        )
+        .await,
+        "11-15 23-19"
+    );
 
     // At phone width the board fits the screen, without sideways scrolling.
     c.set_window_size(390, 844).await.unwrap();

@@ -55,15 +55,46 @@ fn error(message: &str) -> String {
     json!({"type": "error", "message": message}).to_string()
 }
 
-/// The stop handle of the page's current search, shared by the reader (which stops)
-/// and the worker (which replaces it with each new table).
-type StopHandle = Arc<Mutex<Option<Arc<Shared>>>>;
+/// What the reader and the worker share: the command queue's sending end and whether a
+/// search runs, under one lock. The reader queues a command and stops the running search
+/// in one step; the worker looks for commands and arms a search in one step. So a stop
+/// always hits the search that was running when its command came, never a search
+/// started after it. The lock is taken per command and per search, never inside one.
+struct Control {
+    /// The queue to the worker (`None` once the page is gone).
+    tx: Option<mpsc::Sender<Command>>,
+    /// The stop handle of the search running now, if one runs.
+    searching: Option<Arc<Shared>>,
+}
 
-fn stop_search(stop: &StopHandle) {
-    if let Ok(s) = stop.lock() {
-        if let Some(s) = s.as_ref() {
-            s.stop.store(true, Ordering::SeqCst);
-        }
+type SharedControl = Arc<Mutex<Control>>;
+
+fn lock(c: &SharedControl) -> std::sync::MutexGuard<'_, Control> {
+    // A panic elsewhere cannot leave the control half-changed: take it as it is.
+    c.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Queues `cmd` and stops the running search; false when the worker is gone.
+fn queue(control: &SharedControl, cmd: Command) -> bool {
+    let c = lock(control);
+    let Some(tx) = c.tx.as_ref() else {
+        return false;
+    };
+    if tx.send(cmd).is_err() {
+        return false;
+    }
+    if let Some(s) = &c.searching {
+        s.stop.store(true, Ordering::SeqCst);
+    }
+    true
+}
+
+/// The page is gone: no more commands, and the running search stops.
+fn close(control: &SharedControl) {
+    let mut c = lock(control);
+    c.tx = None;
+    if let Some(s) = &c.searching {
+        s.stop.store(true, Ordering::SeqCst);
     }
 }
 
@@ -72,13 +103,16 @@ pub async fn page(socket: WebSocket, config: EngineConfig) {
     let (mut sink, mut stream) = socket.split();
     let (out_tx, mut out_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     let (cmd_tx, cmd_rx) = mpsc::channel::<Command>();
-    let stop: StopHandle = Arc::new(Mutex::new(None));
+    let control: SharedControl = Arc::new(Mutex::new(Control {
+        tx: Some(cmd_tx),
+        searching: None,
+    }));
     let worker = {
         let out = out_tx.clone();
-        let stop = stop.clone();
+        let control = control.clone();
         std::thread::Builder::new()
             .name("dama-page".into())
-            .spawn(move || worker(cmd_rx, out, stop, config))
+            .spawn(move || worker(cmd_rx, out, control, config))
     };
     if let Err(e) = worker {
         let _ = sink
@@ -108,12 +142,9 @@ pub async fn page(socket: WebSocket, config: EngineConfig) {
                 }
                 match parse_command(text.as_str()) {
                     Ok(cmd) => {
-                        // Queue first, then stop: a search that starts after the stop
-                        // sees the queued command and does not run.
-                        if cmd_tx.send(cmd).is_err() {
+                        if !queue(&control, cmd) {
                             break;
                         }
-                        stop_search(&stop);
                     }
                     Err(e) => {
                         let _ = out_tx.send(error(&e));
@@ -134,8 +165,7 @@ pub async fn page(socket: WebSocket, config: EngineConfig) {
     // The page is gone (or broke the rules of the channel): stop its search; the
     // worker ends when its command channel closes, the writer when the worker's
     // sender and ours are dropped.
-    drop(cmd_tx);
-    stop_search(&stop);
+    close(&control);
     drop(out_tx);
     let _ = writer.await;
 }
@@ -145,7 +175,7 @@ pub async fn page(socket: WebSocket, config: EngineConfig) {
 fn worker(
     rx: mpsc::Receiver<Command>,
     out: UnboundedSender<String>,
-    stop: StopHandle,
+    control: SharedControl,
     config: EngineConfig,
 ) {
     let send = |v: Value| {
@@ -159,8 +189,15 @@ fn worker(
             return;
         }
     };
-    *stop.lock().expect("stop handle") = Some(table.stop_flag());
     send(table.state());
+    // Takes the waiting commands into `pending`; false once the page is gone.
+    let drain = |pending: &mut VecDeque<Command>| loop {
+        match rx.try_recv() {
+            Ok(c) => pending.push_back(c),
+            Err(mpsc::TryRecvError::Empty) => return true,
+            Err(mpsc::TryRecvError::Disconnected) => return false,
+        }
+    };
     loop {
         let cmd = match pending.pop_front() {
             Some(c) => c,
@@ -176,7 +213,6 @@ fn worker(
                 moves,
             } => new_table(*variant, fen.as_deref(), moves.as_deref(), &config).map(|t| {
                 table = t;
-                *stop.lock().expect("stop handle") = Some(table.stop_flag());
                 vec![table.state()]
             }),
             Command::Pdn { text } if pdn_variant(text).is_some_and(|v| v != table.variant()) => {
@@ -184,7 +220,6 @@ fn worker(
                 new_table(v, None, None, &config).and_then(|mut t| {
                     let r = t.command(&cmd)?;
                     table = t;
-                    *stop.lock().expect("stop handle") = Some(table.stop_flag());
                     Ok(r)
                 })
             }
@@ -196,51 +231,49 @@ fn worker(
         }
         // Idle work, until a command waits.
         loop {
-            while let Ok(c) = rx.try_recv() {
-                pending.push_back(c);
-            }
-            if !pending.is_empty() {
+            let task = table.task();
+            if task == Task::Idle {
                 break;
             }
-            let flag = table.stop_flag();
-            match table.task() {
-                Task::Idle => break,
-                Task::Move => {
-                    // Arm, then look for a command once more: a command sent after
-                    // this point stops the search.
-                    flag.stop.store(false, Ordering::SeqCst);
-                    while let Ok(c) = rx.try_recv() {
-                        pending.push_back(c);
-                    }
-                    if !pending.is_empty() {
-                        break;
-                    }
-                    send(json!({"type": "thinking"}));
-                    let best = table.think(true, &send);
-                    while let Ok(c) = rx.try_recv() {
-                        pending.push_back(c);
-                    }
-                    if !pending.is_empty() {
-                        // Interrupted: the move is not played.
-                        break;
-                    }
-                    match best {
-                        Some(mv) if table.play_engine_move(mv) => send(table.state()),
-                        _ => break,
-                    }
+            // Arm the search unless a command waits (one step under the lock: a
+            // command queued from now on stops this search).
+            {
+                let mut c = lock(&control);
+                if !drain(&mut pending) {
+                    return;
                 }
-                Task::Analyze => {
-                    flag.stop.store(false, Ordering::SeqCst);
-                    while let Ok(c) = rx.try_recv() {
-                        pending.push_back(c);
-                    }
-                    if !pending.is_empty() {
-                        break;
-                    }
-                    table.analyze(&send);
-                    // Only a command ends an analysis.
+                if !pending.is_empty() {
                     break;
                 }
+                let flag = table.stop_flag();
+                flag.stop.store(false, Ordering::SeqCst);
+                c.searching = Some(flag);
+            }
+            if task == Task::Move {
+                send(json!({"type": "thinking"}));
+            }
+            let best = match task {
+                Task::Move => table.think(true, &send),
+                _ => {
+                    table.analyze(&send);
+                    None
+                }
+            };
+            {
+                let mut c = lock(&control);
+                c.searching = None;
+                if !drain(&mut pending) {
+                    return;
+                }
+            }
+            // Interrupted by a command, or an analysis (only a command ends one):
+            // the command comes first; an interrupted move is not played.
+            if !pending.is_empty() || task == Task::Analyze {
+                break;
+            }
+            match best {
+                Some(mv) if table.play_engine_move(mv) => send(table.state()),
+                _ => break,
             }
         }
     }

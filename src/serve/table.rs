@@ -359,7 +359,7 @@ pub fn outcome_text(o: Outcome) -> String {
     match o {
         Outcome::NoMoves { loser } => format!(
             "{} wins: {} has no legal move (G8)",
-            capital(loser.opponent()),
+            colour_name(loser.opponent()),
             colour_name(loser)
         ),
         Outcome::Repetition => "Draw: the same position for the third time (G9)".to_string(),
@@ -374,10 +374,6 @@ fn colour_name(c: Color) -> &'static str {
     }
 }
 
-fn capital(c: Color) -> &'static str {
-    colour_name(c)
-}
-
 impl<R: Rules> Table for GameTable<R> {
     fn variant(&self) -> Variant {
         R::NAME.parse().expect("a variant's own name")
@@ -385,7 +381,8 @@ impl<R: Rules> Table for GameTable<R> {
 
     fn command(&mut self, cmd: &Command) -> Result<Vec<Value>, String> {
         match cmd {
-            Command::New { .. } => unreachable!("a new game makes a new table"),
+            // The worker makes a new table for a new game; it never comes here.
+            Command::New { .. } => Err("a new game needs a new table".to_string()),
             Command::Move { from, to, captured } => {
                 let game = self.game();
                 if let Some(o) = game.outcome() {
@@ -635,5 +632,28 @@ impl<R: Rules> Table for GameTable<R> {
         let lines = self.multipv;
         let report = |info: &Info| out(self.info_message(&pos, info, "analysis"));
         self.engine.search_armed(&limits, lines, &report);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_name_their_rule() {
+        assert_eq!(
+            outcome_text(Outcome::NoMoves {
+                loser: Color::White
+            }),
+            "Black wins: White has no legal move (G8)"
+        );
+        assert_eq!(
+            outcome_text(Outcome::Repetition),
+            "Draw: the same position for the third time (G9)"
+        );
+        assert_eq!(
+            outcome_text(Outcome::NoCapture(100)),
+            "Draw: 100 plies without a capture (E7)"
+        );
     }
 }
