@@ -771,6 +771,48 @@ async fn the_page_in_a_real_browser() {
     assert_eq!(first, "22x15x8");
     shot(&c, "english-multicapture").await;
 
+    // Two captures from 22 to 6 that take different men (17 and 9, or 18 and 10):
+    // clicking origin and destination offers both; the one chosen is played.
+    c.goto(&format!(
+        "{}/?variant=english&fen=W:W22:B17,18,9,10,1",
+        s.url
+    ))
+    .await
+    .unwrap();
+    wait_for(&c, "document.body.dataset.variant === 'english' && document.querySelectorAll('#board .piece').length === 6", "the position").await;
+    click_square(&c, "22").await;
+    click_square(&c, "6").await;
+    wait_for(
+        &c,
+        "!document.getElementById('choices').hidden",
+        "the choice",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &c,
+            "[...document.querySelectorAll('#choices .choice')].map(e => e.textContent)"
+        )
+        .await,
+        json!(["22x13x6: takes 17, 9", "22x15x6: takes 18, 10"])
+    );
+    shot(&c, "english-choice").await;
+    click(&c, "#choices .choice:nth-of-type(2)").await;
+    wait_for(
+        &c,
+        "document.body.dataset.plies === '1'",
+        "the chosen capture",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "document.querySelector('#moves .mv').textContent").await,
+        "22x15x6"
+    );
+    assert_eq!(
+        js(&c, "['17', '9', '18', '10'].map(n => !!document.querySelector(`.sq[data-name=\"${n}\"] .piece`))").await,
+        json!([true, true, false, false])
+    );
+
     // A move by drag: press on 11, move, release on 15 (a fresh english game).
     c.goto(&format!("{}/?variant=english", s.url))
         .await

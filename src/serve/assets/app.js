@@ -292,7 +292,7 @@ function showChoices(moves) {
   const title = document.createElement("div");
   title.textContent = "Which pieces to take?";
   box.appendChild(title);
-  for (const m of moves) {
+  for (const m of moves.slice().sort((a, b) => a.text.localeCompare(b.text))) {
     const b = document.createElement("button");
     b.className = "choice";
     b.textContent = `${m.text}: takes ${m.captured_names.join(", ")}`;
