@@ -26,6 +26,7 @@ use tokio_tungstenite::tungstenite::Message;
 struct Server {
     child: Child,
     url: String,
+    stdout: BufReader<std::process::ChildStdout>,
 }
 
 impl Server {
@@ -45,16 +46,15 @@ impl Server {
             .spawn()
             .expect("start dama serve");
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .expect("read the address");
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        stdout.read_line(&mut line).expect("read the address");
         let url = line
             .split_whitespace()
             .find(|w| w.starts_with("http://"))
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .trim_end_matches('/')
             .to_string();
-        Server { child, url }
+        Server { child, url, stdout }
     }
 
     fn ws_url(&self) -> String {
@@ -288,6 +288,39 @@ async fn a_closed_page_stops_its_search() {
     // The server still serves.
     let mut again = connect(&s).await;
     next_of(&mut again, "state").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_closes_the_pages_and_stops_the_server() {
+    let mut s = Server::start();
+    let mut ws = connect(&s).await;
+    next_of(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "analyze", "on": true})).await;
+    next_of(&mut ws, "info").await;
+    let kill = Command::new("kill")
+        .args(["-INT", &s.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    // The page is told and closed.
+    let e = next_of(&mut ws, "error").await;
+    assert_eq!(e["message"], "the server is shutting down");
+    // The server ends by itself, cleanly.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(st) = s.child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server did not stop on Ctrl-C"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "{status:?}");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut s.stdout, &mut rest).unwrap();
+    assert_eq!(rest, "dama serve: stopped\n");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -33,15 +33,25 @@ pub struct ServeConfig {
     pub engine: EngineConfig,
 }
 
+/// What every request handler sees: the engine settings of a page, and the signal
+/// that the server is shutting down (every page then closes).
+#[derive(Clone)]
+pub struct AppState {
+    /// The engine of each page.
+    pub engine: EngineConfig,
+    /// Becomes true when the server stops.
+    pub shutdown: tokio::sync::watch::Receiver<bool>,
+}
+
 /// The router: the page, its assets and the WebSocket.
-pub fn router(engine: EngineConfig) -> Router {
+pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/app.js", get(app_js))
         .route("/style.css", get(style_css))
         .route("/ws", get(ws))
         .fallback(not_found)
-        .with_state(engine)
+        .with_state(state)
 }
 
 async fn index() -> Response {
@@ -116,17 +126,13 @@ pub fn check_origin(headers: &HeaderMap) -> Result<(), String> {
     }
 }
 
-async fn ws(
-    ws: WebSocketUpgrade,
-    headers: HeaderMap,
-    State(engine): State<EngineConfig>,
-) -> Response {
+async fn ws(ws: WebSocketUpgrade, headers: HeaderMap, State(state): State<AppState>) -> Response {
     if let Err(why) = check_origin(&headers) {
         return (StatusCode::FORBIDDEN, why).into_response();
     }
     ws.max_message_size(socket::MAX_MESSAGE)
         .max_frame_size(socket::MAX_MESSAGE)
-        .on_upgrade(move |s| socket::page(s, engine))
+        .on_upgrade(move |s| socket::page(s, state.engine, state.shutdown))
 }
 
 /// Serves until Ctrl-C (or SIGTERM). `ready` receives the bound address once the
@@ -146,8 +152,18 @@ pub fn run(config: ServeConfig, ready: impl FnOnce(std::net::SocketAddr)) -> Res
             .local_addr()
             .map_err(|e| format!("no local address: {e}"))?;
         ready(local);
-        axum::serve(listener, router(config.engine))
-            .with_graceful_shutdown(shutdown())
+        // On Ctrl-C the open pages are told first (they close their WebSockets and
+        // stop their searches); then the server waits for them and ends.
+        let (tx, rx) = tokio::sync::watch::channel(false);
+        let state = AppState {
+            engine: config.engine,
+            shutdown: rx,
+        };
+        axum::serve(listener, router(state))
+            .with_graceful_shutdown(async move {
+                shutdown().await;
+                let _ = tx.send(true);
+            })
             .await
             .map_err(|e| format!("server error: {e}"))
     })

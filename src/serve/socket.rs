@@ -99,7 +99,11 @@ fn close(control: &SharedControl) {
 }
 
 /// Serves one page until it closes.
-pub async fn page(socket: WebSocket, config: EngineConfig) {
+pub async fn page(
+    socket: WebSocket,
+    config: EngineConfig,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
     let (mut sink, mut stream) = socket.split();
     let (out_tx, mut out_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     let (cmd_tx, cmd_rx) = mpsc::channel::<Command>();
@@ -131,7 +135,17 @@ pub async fn page(socket: WebSocket, config: EngineConfig) {
         let _ = sink.send(Message::Close(None)).await;
     });
     let mut rate = Rate::new();
-    while let Some(msg) = stream.next().await {
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => match m {
+                Some(m) => m,
+                None => break,
+            },
+            _ = shutdown.changed() => {
+                let _ = out_tx.send(error("the server is shutting down"));
+                break;
+            }
+        };
         match msg {
             Ok(Message::Text(text)) => {
                 if !rate.take() {
