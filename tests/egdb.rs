@@ -609,13 +609,39 @@ fn four_piece_sample<R: Rules>(samples: usize) {
     );
 }
 
+/// The forward solver against the builder on random 4-piece positions (slow: run with
+/// `cargo test --release --test egdb -- --ignored`), english.
 #[test]
 #[ignore]
-fn retrograde_agrees_with_a_forward_solver_on_4_piece_samples() {
+fn four_piece_samples_english() {
     four_piece_sample::<English>(200);
+}
+
+/// As [`four_piece_samples_english`], scandinavian.
+#[test]
+#[ignore]
+fn four_piece_samples_scandinavian() {
     four_piece_sample::<Scandinavian>(200);
+}
+
+/// As [`four_piece_samples_english`], boyer-parton.
+#[test]
+#[ignore]
+fn four_piece_samples_boyer_parton() {
     four_piece_sample::<BoyerParton>(200);
+}
+
+/// As [`four_piece_samples_english`], croda (slower: more squares and rook kings).
+#[test]
+#[ignore]
+fn four_piece_samples_croda() {
     four_piece_sample::<Croda>(100);
+}
+
+/// As [`four_piece_samples_english`], dameo.
+#[test]
+#[ignore]
+fn four_piece_samples_dameo() {
     four_piece_sample::<Dameo>(100);
 }
 

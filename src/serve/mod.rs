@@ -54,37 +54,29 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-async fn index() -> Response {
+/// A compiled-in asset with its content type (never cached, so a new binary's page is
+/// what a reload shows).
+fn asset(content_type: &'static str, body: &'static str) -> Response {
     (
         [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONTENT_TYPE, content_type),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        INDEX_HTML,
+        body,
     )
         .into_response()
+}
+
+async fn index() -> Response {
+    asset("text/html; charset=utf-8", INDEX_HTML)
 }
 
 async fn app_js() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        APP_JS,
-    )
-        .into_response()
+    asset("text/javascript; charset=utf-8", APP_JS)
 }
 
 async fn style_css() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        STYLE_CSS,
-    )
-        .into_response()
+    asset("text/css; charset=utf-8", STYLE_CSS)
 }
 
 async fn not_found() -> Response {

@@ -107,8 +107,17 @@ pub fn game_from_pdn<R: Rules>(text: &str) -> Result<Game<R>, String> {
         Some(f) => parse_fen::<R>(f).map_err(|e| format!("the FEN tag: {e}"))?,
         None => Position::start(),
     };
+    play_moves(start, g.moves.iter().map(String::as_str))
+}
+
+/// The game from `start` through `moves` (the variant's notation); the error names the
+/// move that is not legal or that comes after the end of the game.
+fn play_moves<'a, R: Rules>(
+    start: Position<R>,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<Game<R>, String> {
     let mut game = Game::new(start);
-    for (i, text) in g.moves.iter().enumerate() {
+    for (i, text) in moves.into_iter().enumerate() {
         if game.outcome().is_some() {
             return Err(format!(
                 "move {} ({text}) comes after the end of the game",
@@ -176,18 +185,7 @@ impl<R: Rules> GameTable<R> {
             Some(f) => parse_fen::<R>(f).map_err(|e| format!("bad FEN: {e}"))?,
             None => Position::start(),
         };
-        let mut game = Game::new(start);
-        for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
-            if game.outcome().is_some() {
-                return Err(format!(
-                    "move {} ({text}) comes after the end of the game",
-                    i + 1
-                ));
-            }
-            let mv = parse_move(game.position(), text)
-                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
-            game.play(&mv);
-        }
+        let game = play_moves(start, moves.unwrap_or("").split_whitespace())?;
         self.set_game(game);
         Ok(())
     }
