@@ -13,6 +13,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use std::time::Duration;
 use table::EngineConfig;
 
 /// The page.
@@ -41,6 +42,9 @@ pub struct AppState {
     pub engine: EngineConfig,
     /// Becomes true when the server stops.
     pub shutdown: tokio::sync::watch::Receiver<bool>,
+    /// Held by every open page: the server waits for all of them to close before it
+    /// ends (its receiver sees the end when the last one is dropped).
+    pub open_pages: tokio::sync::mpsc::Sender<()>,
 }
 
 /// The router: the page, its assets and the WebSocket.
@@ -124,7 +128,10 @@ async fn ws(ws: WebSocketUpgrade, headers: HeaderMap, State(state): State<AppSta
     }
     ws.max_message_size(socket::MAX_MESSAGE)
         .max_frame_size(socket::MAX_MESSAGE)
-        .on_upgrade(move |s| socket::page(s, state.engine, state.shutdown))
+        .on_upgrade(move |s| async move {
+            let _open = state.open_pages;
+            socket::page(s, state.engine, state.shutdown).await
+        })
 }
 
 /// Serves until Ctrl-C (or SIGTERM). `ready` receives the bound address once the
@@ -147,9 +154,11 @@ pub fn run(config: ServeConfig, ready: impl FnOnce(std::net::SocketAddr)) -> Res
         // On Ctrl-C the open pages are told first (they close their WebSockets and
         // stop their searches); then the server waits for them and ends.
         let (tx, rx) = tokio::sync::watch::channel(false);
+        let (open_pages, mut all_closed) = tokio::sync::mpsc::channel::<()>(1);
         let state = AppState {
             engine: config.engine,
             shutdown: rx,
+            open_pages,
         };
         axum::serve(listener, router(state))
             .with_graceful_shutdown(async move {
@@ -157,7 +166,11 @@ pub fn run(config: ServeConfig, ready: impl FnOnce(std::net::SocketAddr)) -> Res
                 let _ = tx.send(true);
             })
             .await
-            .map_err(|e| format!("server error: {e}"))
+            .map_err(|e| format!("server error: {e}"))?;
+        // The pages' WebSockets are not the server's connections any more: wait for
+        // them to say goodbye (a page whose peer does not answer is left after 10 s).
+        let _ = tokio::time::timeout(Duration::from_secs(10), all_closed.recv()).await;
+        Ok(())
     })
 }
 
