@@ -556,6 +556,23 @@ async fn js(c: &Client, expr: &str) -> Value {
         .expect("script")
 }
 
+/// Opens the page on an english position linked by its FEN and waits until the board
+/// shows it (`pieces` pieces).
+async fn open_english(c: &Client, url: &str, fen: &str, pieces: usize) {
+    c.goto(&format!("{url}/?variant=english&fen={fen}"))
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        &format!(
+            "document.body.dataset.variant === 'english' && \
+             document.querySelectorAll('#board .piece').length === {pieces}"
+        ),
+        "the position",
+    )
+    .await;
+}
+
 async fn click_square(c: &Client, name: &str) {
     click(c, &format!(r#".sq[data-name="{name}"]"#)).await;
 }
@@ -806,13 +823,7 @@ async fn the_page_in_a_real_browser() {
 
     // Two captures from 22 to 6 that take different men (17 and 9, or 18 and 10):
     // clicking origin and destination offers both; the one chosen is played.
-    c.goto(&format!(
-        "{}/?variant=english&fen=W:W22:B17,18,9,10,1",
-        s.url
-    ))
-    .await
-    .unwrap();
-    wait_for(&c, "document.body.dataset.variant === 'english' && document.querySelectorAll('#board .piece').length === 6", "the position").await;
+    open_english(&c, &s.url, "W:W22:B17,18,9,10,1", 6).await;
     click_square(&c, "22").await;
     click_square(&c, "6").await;
     wait_for(
@@ -901,10 +912,7 @@ async fn the_page_in_a_real_browser() {
     );
 
     // The end of the game is announced with its rule.
-    c.goto(&format!("{}/?variant=english&fen=W:W22:B18", s.url))
-        .await
-        .unwrap();
-    wait_for(&c, "document.body.dataset.variant === 'english' && document.querySelectorAll('#board .piece').length === 2", "the position").await;
+    open_english(&c, &s.url, "W:W22:B18", 2).await;
     click_square(&c, "22").await;
     click_square(&c, "15").await;
     wait_for(
