@@ -1,5 +1,5 @@
 //! Perft throughput per variant from the start position. Each bench asserts its node
-//! count (RULES.md table P), so a fast but wrong generator fails instead of timing.
+//! count (docs/rules.md table P), so a fast but wrong generator fails instead of timing.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dama::perft::{perft, perft_paths};

@@ -3,10 +3,10 @@
 //! 2-thread figure reads as an effective (time-to-depth) speed.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use dama::engine::time::Limits;
 use dama::engine::Engine;
 use dama::game::Game;
 use dama::rules::{BoyerParton, Croda, Dameo, English, Scandinavian};
-use dama::time::Limits;
 use dama::{Position, Rules};
 
 fn bench_variant<R: Rules>(c: &mut Criterion, depth: u32) {

@@ -1,5 +1,24 @@
 //! `dama`: a draughts engine for five rule sets on the 8x8 board (`dameo`, `croda`,
-//! `scandinavian`, `boyer-parton`, `english`), following the project's `RULES.md`.
+//! `scandinavian`, `boyer-parton`, `english`), following the project's rules
+//! specification, `docs/rules.md`.
+//!
+//! # Layers
+//!
+//! The crate is a stack of layers, listed here top-down. A module may import from its own
+//! layer and from the layers below it, never from one above; `tests/layers.rs` reads the
+//! `crate::` paths of `src/` and fails on an upward one. The table is that test's input.
+//!
+//! | layer | modules | what it holds |
+//! |---|---|---|
+//! | cli | [`cli`] | the command line: one file per subcommand; the variant is chosen here |
+//! | serve | [`serve`] | the board in the browser |
+//! | learn | [`learn`] | making evaluations: self-play data, data files, training, tuning |
+//! | play | [`play`] | games between engines: openings, selfplay, matches, stats, conversion runs |
+//! | protocol | [`protocol`] | the Hub protocol, both ends: the engine's loop and the client |
+//! | engine | [`engine`] | the facade, search, threads, transposition table, time, bench |
+//! | egdb | [`egdb`] | endgame databases: build, files, probe |
+//! | eval | [`eval`] | what the search calls to score a position: classic, network, models |
+//! | core | [`types`] [`bitboard`] [`rules`] [`position`] [`moves`] [`movegen`] [`zobrist`] [`fen`] [`notation`] [`game`] [`pdn`] [`perft`] [`variant`] [`atomic_file`] | the rules core, and whole-file writes |
 //!
 //! The rules core: [`Position`] with copy-make [`Position::play`], a bitboard move
 //! generator ([`movegen`]) generic over a [`Rules`] type, PDN [`fen`] and move
@@ -14,39 +33,34 @@
 
 #![warn(missing_docs)]
 
-pub mod analysis;
-pub mod atomic_file;
-pub mod bench;
-pub mod bitboard;
+// cli
 pub mod cli;
-pub mod egdb;
+// serve
+pub mod serve;
+// learn
+pub mod learn;
+// play
+pub mod play;
+// protocol
+pub mod protocol;
+// engine
 pub mod engine;
+// egdb
+pub mod egdb;
+// eval
 pub mod eval;
-pub mod evaluation;
+// core
+pub mod atomic_file;
+pub mod bitboard;
 pub mod fen;
 pub mod game;
-pub mod hubclient;
-pub mod match_resume;
-pub mod match_runner;
 pub mod movegen;
 pub mod moves;
-pub mod nn;
 pub mod notation;
-pub mod opening;
 pub mod pdn;
 pub mod perft;
 pub mod position;
-pub mod progress;
-pub mod protocol;
 pub mod rules;
-pub mod search;
-pub mod selfplay;
-pub mod serve;
-pub mod stats;
-pub mod threads;
-pub mod time;
-pub mod tt;
-pub mod tune;
 pub mod types;
 pub mod variant;
 pub mod zobrist;

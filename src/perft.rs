@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// What perft counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Count {
-    /// Distinct moves (G1): the figures of `RULES.md` table P.
+    /// Distinct moves (G1): the figures of `docs/rules.md` table P.
     Moves,
     /// Capture paths: a move reached by several paths counts once per path (the
     /// published checkers figures).

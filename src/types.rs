@@ -1,4 +1,6 @@
-//! The small vocabulary types: [`Color`], [`Square`], [`Piece`].
+//! The small vocabulary types: [`Color`], [`Square`], [`Piece`], and [`Score`] with its
+//! bounds ([`MATE`], [`MATE_BOUND`], [`INFINITE`]), which the search, the table and the
+//! evaluations share.
 
 use std::fmt;
 
@@ -193,3 +195,13 @@ mod tests {
         assert_eq!(Square::new(1).pdn_number(), None);
     }
 }
+
+/// A score in hundredths of a man, from the side to move's point of view.
+pub type Score = i32;
+
+/// The score of a won position at the root; a win in `p` plies scores `MATE - p`.
+pub const MATE: Score = 30_000;
+/// Scores beyond this are forced wins or losses.
+pub const MATE_BOUND: Score = MATE - 1_000;
+/// Larger than any score.
+pub const INFINITE: Score = MATE + 1;

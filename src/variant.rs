@@ -7,20 +7,20 @@ use std::str::FromStr;
 /// One of the five rule sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
-    /// Dameo (`RULES.md` D).
+    /// Dameo (`docs/rules.md` D).
     Dameo,
-    /// Croda (`RULES.md` C).
+    /// Croda (`docs/rules.md` C).
     Croda,
-    /// Scandinavian / German draughts (`RULES.md` S).
+    /// Scandinavian / German draughts (`docs/rules.md` S).
     Scandinavian,
-    /// The Boyer/Parton variant of Scandinavian (`RULES.md` B).
+    /// The Boyer/Parton variant of Scandinavian (`docs/rules.md` B).
     BoyerParton,
-    /// English draughts / checkers (`RULES.md` E).
+    /// English draughts / checkers (`docs/rules.md` E).
     English,
 }
 
 impl Variant {
-    /// All variants in the order of `RULES.md`.
+    /// All variants in the order of `docs/rules.md`.
     pub const ALL: [Variant; 5] = [
         Variant::Dameo,
         Variant::Croda,

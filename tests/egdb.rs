@@ -829,10 +829,10 @@ fn egdb_commands() {
 /// every capture and every ply nearer to one, so the conversion cannot stall.
 #[test]
 fn database_play_converts_won_positions() {
-    use dama::egdb::conversion::{play_out, won_positions};
+    use dama::play::conversion::{play_out, won_positions};
     fn run<R: Rules>() {
         let tables = Arc::new(solve_all::<R>(3).unwrap());
-        let limits = dama::time::Limits {
+        let limits = dama::engine::time::Limits {
             depth: Some(2),
             ..Default::default()
         };
@@ -873,8 +873,8 @@ fn database_play_converts_won_positions() {
 /// negative; the parts read back, and the protocol writes `90 - n - dtc/1000`.
 #[test]
 fn database_scores_order_by_pieces_then_distance() {
-    use dama::search::{egdb_parts, egdb_score};
-    let mate_bound = dama::eval::MATE_BOUND;
+    use dama::engine::search::{egdb_parts, egdb_score};
+    let mate_bound = dama::types::MATE_BOUND;
     let mut wins = Vec::new();
     for pieces in 1..=8u32 {
         for d in [1u16, 2, 50, 145, 511] {

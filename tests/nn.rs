@@ -2,15 +2,15 @@
 //! symmetry, the model file (round trip, corrupt and truncated files), the data file
 //! (resume after a cut), and training (loss goes down, bit-for-bit reproducible).
 
+use dama::engine::time::Limits;
 use dama::engine::Engine;
-use dama::evaluation::Evaluation;
-use dama::nn::data::{self, Record, Writer};
-use dama::nn::gen::{play_game, GenConfig};
-use dama::nn::model::Model;
-use dama::nn::network::Network;
-use dama::nn::train::{train, FloatNet, TrainConfig};
+use dama::eval::model::Model;
+use dama::eval::network::Network;
+use dama::eval::Evaluation;
+use dama::learn::data::{self, Record, Writer};
+use dama::learn::gen::{play_game, GenConfig};
+use dama::learn::train::{train, FloatNet, TrainConfig};
 use dama::rules::{BoyerParton, Croda, Dameo, English, Scandinavian};
-use dama::time::Limits;
 use dama::{movegen, Bitboard, Color, Position, Rules};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -128,7 +128,7 @@ fn model_file_round_trip_and_damage() {
     assert_eq!(back1, single);
     assert_eq!(
         back1.get("architecture"),
-        Some(dama::nn::model::ARCHITECTURE)
+        Some(dama::eval::model::ARCHITECTURE)
     );
     assert!(back1.get("start-pieces").is_none());
     // The header names the head count.
@@ -161,11 +161,11 @@ fn model_file_round_trip_and_damage() {
 
 #[test]
 fn shipped_models_read() {
-    assert_eq!(dama::nn::check_shipped::<Dameo>(), Ok(true));
-    assert_eq!(dama::nn::check_shipped::<Croda>(), Ok(true));
-    assert_eq!(dama::nn::check_shipped::<Scandinavian>(), Ok(true));
-    assert!(dama::nn::check_shipped::<BoyerParton>().is_ok());
-    assert_eq!(dama::nn::check_shipped::<English>(), Ok(true));
+    assert_eq!(dama::eval::check_shipped::<Dameo>(), Ok(true));
+    assert_eq!(dama::eval::check_shipped::<Croda>(), Ok(true));
+    assert_eq!(dama::eval::check_shipped::<Scandinavian>(), Ok(true));
+    assert!(dama::eval::check_shipped::<BoyerParton>().is_ok());
+    assert_eq!(dama::eval::check_shipped::<English>(), Ok(true));
     assert_eq!(Evaluation::default_for::<English>().kind(), "nn");
 }
 
@@ -265,7 +265,8 @@ fn training_lowers_the_loss_and_is_reproducible() {
     assert_eq!(a.float.quantize(a.scale).clone(), b.float.quantize(b.scale),);
     // The loss over the training positions, before and after.
     let last = a.epochs.last().unwrap();
-    let after = dama::nn::train::mean_loss(&a.float, &dama::nn::train::prepare(&records, &cfg).0);
+    let after =
+        dama::learn::train::mean_loss(&a.float, &dama::learn::train::prepare(&records, &cfg).0);
     assert!(
         after < 0.7 * a.initial_train_loss,
         "training loss {} -> {after}",
@@ -291,7 +292,8 @@ fn training_lowers_the_loss_and_is_reproducible() {
     let e = train(&records, &heads, &mut |_| {});
     assert_eq!(d.float, e.float);
     assert_ne!(d.float, a.float);
-    let after = dama::nn::train::mean_loss(&d.float, &dama::nn::train::prepare(&records, &heads).0);
+    let after =
+        dama::learn::train::mean_loss(&d.float, &dama::learn::train::prepare(&records, &heads).0);
     assert!(after < 0.7 * d.initial_train_loss);
     assert_eq!(d.float.quantize(d.scale).heads.len(), 3);
 }
@@ -477,7 +479,7 @@ fn gen_interrupted_by_sigint_resumes() {
 
 /// The left-right mirror (files a <-> h) of a position, same colours and side to move.
 fn left_right<R: Rules>(p: &Position<R>) -> Position<R> {
-    let m = |b: Bitboard| Bitboard(dama::nn::train::mirror(b.0));
+    let m = |b: Bitboard| Bitboard(dama::learn::train::mirror(b.0));
     Position::new(
         [m(p.pieces(Color::White)), m(p.pieces(Color::Black))],
         m(p.all_kings()),
@@ -517,7 +519,7 @@ fn mirror_is_a_symmetry<R: Rules>(seed: u64) -> usize {
             let mirrored: std::collections::BTreeSet<_> = successors(&pos)
                 .into_iter()
                 .map(|(w, b, k)| {
-                    use dama::nn::train::mirror;
+                    use dama::learn::train::mirror;
                     (mirror(w), mirror(b), mirror(k))
                 })
                 .collect();
@@ -531,7 +533,7 @@ fn mirror_is_a_symmetry<R: Rules>(seed: u64) -> usize {
 
 #[test]
 fn mirror_augmentation_only_where_the_rules_are_symmetric() {
-    use dama::nn::train::{mirror_symmetric, mirrored};
+    use dama::learn::train::{mirror_symmetric, mirrored};
     assert!(mirror_symmetric::<Dameo>() && mirror_symmetric::<Croda>());
     assert!(!mirror_symmetric::<English>());
     assert!(!mirror_symmetric::<Scandinavian>() && !mirror_symmetric::<BoyerParton>());
@@ -543,8 +545,8 @@ fn mirror_augmentation_only_where_the_rules_are_symmetric() {
         validation_every: 4,
         ..TrainConfig::default()
     };
-    let (t0, v0, _) = dama::nn::train::prepare(&records, &cfg);
-    let (t1, v1, _) = dama::nn::train::prepare(
+    let (t0, v0, _) = dama::learn::train::prepare(&records, &cfg);
+    let (t1, v1, _) = dama::learn::train::prepare(
         &records,
         &TrainConfig {
             mirror: true,

@@ -1,4 +1,4 @@
-//! Perft tables (RULES.md P and the engine's own deeper figures), read from
+//! Perft tables (docs/rules.md P and the engine's own deeper figures), read from
 //! `tests/perft/<variant>.txt`. Rows up to `BUDGET` nodes run by default; the deep rows
 //! run with `cargo test --release -- --ignored`.
 

@@ -3,7 +3,7 @@
 //! from the start position, in capture- and king-seeking games, and from random sparse
 //! positions with kings. After every move the incremental hash, the generator's
 //! invariants, the move and path sets, notation and FEN round trips and the draw counters
-//! are checked. Also: the reference reproduces `RULES.md` table P and the rule examples.
+//! are checked. Also: the reference reproduces `docs/rules.md` table P and the rule examples.
 //!
 //! A failure prints the FEN of the position, so it can be replayed with
 //! `fen::parse_fen`.
@@ -579,10 +579,10 @@ fn playouts_english() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The reference against RULES.md: the constants, table P and the rule examples
+// The reference against docs/rules.md: the constants, table P and the rule examples
 // ---------------------------------------------------------------------------------------
 
-/// The engine's `Rules` constants say what `RULES.md` says (as transcribed in `Spec`).
+/// The engine's `Rules` constants say what `docs/rules.md` says (as transcribed in `Spec`).
 #[test]
 fn rules_constants_match_rules_md() {
     let mut diffs = Vec::new();
@@ -594,7 +594,7 @@ fn rules_constants_match_rules_md() {
     assert!(diffs.is_empty(), "{diffs:#?}");
 }
 
-/// Reference perft from the start position against `RULES.md` table P, and the engine's
+/// Reference perft from the start position against `docs/rules.md` table P, and the engine's
 /// perft against the same figures.
 fn table_p<R: Rules>(expected: &[u64]) {
     let board = Board::start::<R>();
@@ -666,12 +666,12 @@ fn play_text<R: Rules>(p: &Position<R>, text: &str) -> Position<R> {
     next
 }
 
-/// The rule examples at the end of `RULES.md`, on the reference and the engine.
+/// The rule examples at the end of `docs/rules.md`, on the reference and the engine.
 #[test]
 fn rules_md_examples() {
     // D4, G3
     assert_eq!(legal_texts::<Dameo>("W:We2:Be3,f4,g5,a8"), ["e2xe4xg4xg6"]);
-    // G7: on a8 the man goes on capturing as a man and does not promote. (RULES.md writes
+    // G7: on a8 the man goes on capturing as a man and does not promote. (docs/rules.md writes
     // the black piece on h1 as a man, which N1 forbids on Black's promotion rank; a king
     // there changes nothing for White's capture.)
     assert_eq!(

@@ -1,6 +1,6 @@
-//! Legal-move-set tests, one or more per rule of RULES.md, named after the rule id.
+//! Legal-move-set tests, one or more per rule of docs/rules.md, named after the rule id.
 //! Each gives a position and the exact set of legal moves in the variant's notation.
-//! RULES.md's own examples come first in each group, then adversarial positions.
+//! docs/rules.md's own examples come first in each group, then adversarial positions.
 
 use dama::fen::parse_fen;
 use dama::game::{Game, Outcome};
@@ -99,7 +99,7 @@ fn g2_capture_is_compulsory() {
 
 #[test]
 fn g3_sequence_goes_on_with_changes_of_direction() {
-    // RULES.md examples.
+    // docs/rules.md examples.
     assert_moves::<Dameo>("W:We2:Be3,f4,g5,a8", &["e2xe4xg4xg6"]);
     assert_moves::<Scandinavian>("W:Wa1:Bb2,b4,b6,h8", &["a1xc3xa5xc7"]);
     // Free choice does not allow stopping early: only the complete sequence.
@@ -108,13 +108,13 @@ fn g3_sequence_goes_on_with_changes_of_direction() {
 
 #[test]
 fn g4_captured_pieces_cannot_be_jumped_twice() {
-    // RULES.md example: after a1xf6xd8 the king cannot cross e7 again.
+    // docs/rules.md example: after a1xf6xd8 the king cannot cross e7 again.
     assert_moves::<Scandinavian>("W:WKa1:Bd4,e7,b6,Kg5,h8", &["a1xf6xd8xa5", "a1xf6xh4"]);
 }
 
 #[test]
 fn g4_coup_turc_captured_pieces_block_until_the_end() {
-    // Freeling's coup turc (RULES.md): every Black reply and White's final are forced.
+    // Freeling's coup turc (docs/rules.md): every Black reply and White's final are forced.
     let mut game = Game::new(pos::<Dameo>("W:Wb5,c1,d1,d2,e1,h2:BKa5,b7,c6,d5"));
     let forced = |g: &Game<Dameo>| texts(g.position());
     assert!(forced(&game).contains(&"c1-e3".to_string()));
@@ -162,7 +162,7 @@ fn g5_landing_restriction_croda_king() {
 
 #[test]
 fn g6_short_leap_lands_directly_beyond() {
-    // RULES.md: d4 cannot take c5 and land on a7, only on b6; e3 is behind; e5 is
+    // docs/rules.md: d4 cannot take c5 and land on a7, only on b6; e3 is behind; e5 is
     // protected by f6.
     assert_moves::<Scandinavian>("W:Wd4:Bc5,e3,e5,f6,h8", &["d4xb6"]);
     // An english king jumps only an adjacent piece.
@@ -172,7 +172,7 @@ fn g6_short_leap_lands_directly_beyond() {
 
 #[test]
 fn g7_man_on_far_rank_mid_capture_goes_on_as_a_man() {
-    // RULES.md examples (without the black man on h1, which N1 forbids: a Black man
+    // docs/rules.md examples (without the black man on h1, which N1 forbids: a Black man
     // cannot stand on rank 1).
     let fen = "W:Wa6:Ba7,b8,d8,e7,Kg8";
     assert_moves::<Dameo>(fen, &["a6xa8xc8xe8xe6"]);

@@ -1,13 +1,13 @@
 //! The search: forced wins and losses in small positions of every variant, shots that
 //! win material, repetition draws, legality of what it returns, and determinism.
 
+use dama::engine::search::SearchResult;
+use dama::engine::time::Limits;
 use dama::engine::Engine;
 use dama::fen::parse_fen;
 use dama::game::Game;
 use dama::notation::{move_text, parse_move};
 use dama::rules::{BoyerParton, Croda, Dameo, English, Scandinavian};
-use dama::search::SearchResult;
-use dama::time::Limits;
 use dama::{movegen, Position, Rules};
 
 fn search_game<R: Rules>(game: Game<R>, depth: u32, threads: usize) -> SearchResult {

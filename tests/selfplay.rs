@@ -1,11 +1,11 @@
 //! In-process matches and the tuner: games end by the rules, replay legally, tallies add
 //! up, and tuning does not make the fit worse.
 
-use dama::eval::Weights;
+use dama::engine::time::Limits;
+use dama::eval::classic::Weights;
 use dama::game::Game;
+use dama::play::selfplay::{openings, run_match, Ending, Player};
 use dama::rules::{Dameo, English, Scandinavian};
-use dama::selfplay::{openings, run_match, Ending, Player};
-use dama::time::Limits;
 use dama::{movegen, Position, Rules};
 
 fn player<R: Rules>(name: &str, depth: u32) -> Player {
@@ -75,9 +75,9 @@ fn tuning_does_not_worsen_the_fit() {
     let ops = openings::<English>(6, 6, 9);
     let p = player::<English>("p", 2);
     let (_, records) = run_match(&p, &p, &ops, 150, 2, &|_, _, _| {});
-    let samples = dama::tune::samples(&records);
+    let samples = dama::learn::tune::samples(&records);
     assert!(samples.len() > 100);
-    let t = dama::tune::tune(&samples, &Weights::hand_set::<English>(), 50, 0.0005);
+    let t = dama::learn::tune::tune(&samples, &Weights::hand_set::<English>(), 50, 0.0005);
     assert!(t.error_after <= t.error_before + 1e-12, "{t:?}");
     assert_eq!(t.weights.values[0], 100);
 }

@@ -80,7 +80,7 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
             return 2;
         }
     };
-    let limits = crate::time::Limits {
+    let limits = crate::engine::time::Limits {
         depth: args.depth,
         nodes: args.nodes,
         movetime: args.movetime.map(std::time::Duration::from_millis),
@@ -90,7 +90,7 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
     let mut engine = crate::engine::Engine::<R>::new(args.hash as usize, args.threads as usize);
     engine.set_game(game);
     if args.evaluation != "default" {
-        match crate::evaluation::Evaluation::by_name::<R>(&args.evaluation) {
+        match crate::eval::Evaluation::by_name::<R>(&args.evaluation) {
             Ok(e) => engine.set_evaluation(e),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -113,11 +113,11 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
         }
     }
     let json = args.json;
-    let report = move |info: &crate::search::Info| {
+    let report = move |info: &crate::engine::search::Info| {
         let line = if json {
-            crate::analysis::info_json(&root, info)
+            crate::engine::analysis::info_json(&root, info)
         } else {
-            crate::analysis::info_line(&root, info)
+            crate::engine::analysis::info_line(&root, info)
         };
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");
@@ -125,9 +125,9 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
     };
     let result = engine.search(&limits, args.multipv as usize, &report);
     let last = if json {
-        crate::analysis::best_json(&root, &result)
+        crate::engine::analysis::best_json(&root, &result)
     } else {
-        crate::analysis::best_line(&root, &result)
+        crate::engine::analysis::best_line(&root, &result)
     };
     println!("{last}");
     0

@@ -1,11 +1,11 @@
 //! `dama egdb`: build, probe and verify the endgame databases.
 
+use crate::cli::progress::Progress;
 use crate::egdb::builder::{build_all, BuildEvent};
 use crate::egdb::verify::verify_slice;
 use crate::egdb::{default_dir, Material, Tables, Value};
 use crate::fen::parse_fen;
 use crate::notation::move_text;
-use crate::progress::Progress;
 use crate::rules::Rules;
 use crate::variant::Variant;
 use clap::{Args, Subcommand};
@@ -347,7 +347,7 @@ fn verify<R: Rules>(a: &VerifyArgs) -> Result<i32, String> {
 }
 
 fn convert<R: Rules>(a: &ConvertArgs) -> Result<i32, String> {
-    use crate::egdb::conversion::{play_out, won_positions, Playout};
+    use crate::play::conversion::{play_out, won_positions, Playout};
     use std::sync::atomic::{AtomicUsize, Ordering};
     let dir = a.dir.clone().unwrap_or_else(default_dir);
     let tables = std::sync::Arc::new(Tables::<R>::open(&dir));
@@ -363,7 +363,7 @@ fn convert<R: Rules>(a: &ConvertArgs) -> Result<i32, String> {
             .unwrap_or(0)
     });
     let positions = won_positions(&tables, pieces, a.positions, a.seed)?;
-    let limits = crate::time::Limits {
+    let limits = crate::engine::time::Limits {
         movetime: Some(std::time::Duration::from_millis(a.movetime)),
         ..Default::default()
     };

@@ -1,9 +1,9 @@
 //! `dama gen`: self-play training data for `dama train`.
 
 use super::parse_variant;
-use crate::evaluation::Evaluation;
-use crate::nn::data::Writer;
-use crate::nn::gen::{run, GenConfig};
+use crate::eval::Evaluation;
+use crate::learn::data::Writer;
+use crate::learn::gen::{run, GenConfig};
 use crate::rules::Rules;
 use crate::variant::Variant;
 use clap::Args;
@@ -13,7 +13,7 @@ pub(super) const GEN_HELP: &str = "\
 Every game starts from a random balanced opening of its own (the seed and the game's
 number choose it) and is played by dama against itself at --nodes or --depth per move.
 Every quiet position (no capture pending) is written with the search's score and the
-game's result; the format is documented in src/nn/data.rs. Each game is appended and
+game's result; the format is documented in src/learn/data.rs. Each game is appended and
 flushed as soon as it ends, so a killed run loses at most the games in progress. Ctrl-C
 (SIGINT, SIGTERM) lets the games in progress finish and be written, then exits with code
 130 (a second Ctrl-C exits at once). Run the same command with --resume to finish.
@@ -71,7 +71,7 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
         Ok(e) => e,
         Err(e) => return fail(e),
     };
-    let limits = crate::time::Limits {
+    let limits = crate::engine::time::Limits {
         depth: args.depth,
         nodes: if args.depth.is_some() {
             None
@@ -88,13 +88,13 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
         seed: args.seed,
         evaluation,
     };
-    let info = crate::nn::data::RunInfo {
+    let info = crate::learn::data::RunInfo {
         seed: args.seed,
         nodes: limits_nodes(&cfg),
         depth: args.depth.unwrap_or(0),
         opening_plies: args.opening_plies.min(u16::MAX as usize) as u16,
         max_plies: args.max_plies.min(u16::MAX as usize) as u16,
-        evaluation: crate::nn::data::RunInfo::fingerprint(&args.evaluation),
+        evaluation: crate::learn::data::RunInfo::fingerprint(&args.evaluation),
     };
     let (mut writer, done) = if args.resume && args.out.exists() {
         match Writer::resume(&args.out, R::NAME, &info) {
@@ -131,7 +131,7 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
     );
     let start = Instant::now();
     let total = todo.len();
-    let bar = crate::progress::Progress::new("gen: games", total as u64, 100);
+    let bar = crate::cli::progress::Progress::new("gen: games", total as u64, 100);
     let progress = |games: usize, positions: usize| {
         bar.update(
             games as u64,

@@ -47,8 +47,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Time control.
-    #[arg(long, default_value = "depth=6", value_parser = |s: &str| s.parse::<crate::match_runner::TimeControl>())]
-    pub tc: crate::match_runner::TimeControl,
+    #[arg(long, default_value = "depth=6", value_parser = |s: &str| s.parse::<crate::play::match_runner::TimeControl>())]
+    pub tc: crate::play::match_runner::TimeControl,
     /// A file of openings: FENs and/or move sequences, one per line.
     #[arg(long, conflicts_with = "random_openings")]
     pub openings: Option<std::path::PathBuf>,
@@ -68,8 +68,8 @@ pub struct MatchArgs {
     #[arg(long, requires = "sprt")]
     pub play_all: bool,
     /// Adjudication options.
-    #[arg(long, default_value = "", value_parser = |s: &str| s.parse::<crate::match_runner::Adjudication>())]
-    pub adjudicate: crate::match_runner::Adjudication,
+    #[arg(long, default_value = "", value_parser = |s: &str| s.parse::<crate::play::match_runner::Adjudication>())]
+    pub adjudicate: crate::play::match_runner::Adjudication,
     /// Milliseconds an engine may overrun its clock before it loses on time.
     #[arg(long, default_value_t = 50)]
     pub margin: u64,
@@ -88,11 +88,11 @@ pub struct MatchArgs {
 /// holds when the match is resumed.
 fn open_pdn<R: Rules>(
     args: &MatchArgs,
-    cfg: &crate::match_runner::MatchConfig,
+    cfg: &crate::play::match_runner::MatchConfig,
 ) -> Result<
     (
         Option<crate::atomic_file::Appender>,
-        Vec<crate::match_runner::GameResult>,
+        Vec<crate::play::match_runner::GameResult>,
     ),
     String,
 > {
@@ -105,7 +105,7 @@ fn open_pdn<R: Rules>(
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
     let previous = if args.resume {
-        crate::match_resume::games_from_pdn::<R>(cfg, &text)
+        crate::play::match_resume::games_from_pdn::<R>(cfg, &text)
             .map_err(|e| format!("cannot resume from {}: {e}", path.display()))?
     } else {
         if !text.trim().is_empty() {
@@ -142,7 +142,7 @@ pub const INTERRUPTED: i32 = 130;
 fn engine_specs(
     args: &MatchArgs,
     raw: &[String],
-) -> Result<[crate::match_runner::EngineSpec; 2], String> {
+) -> Result<[crate::play::match_runner::EngineSpec; 2], String> {
     if args.engine.len() != 2 {
         return Err(format!(
             "a match needs exactly two --engine, found {}",
@@ -187,7 +187,7 @@ fn engine_specs(
         }
         i += 1;
     }
-    let mut tcs: [Option<crate::match_runner::TimeControl>; 2] = [None, None];
+    let mut tcs: [Option<crate::play::match_runner::TimeControl>; 2] = [None, None];
     for (i, opts) in options.iter_mut().enumerate() {
         if let Some(pos) = opts.iter().rposition(|(k, _)| k == "tc") {
             tcs[i] = Some(opts[pos].1.parse()?);
@@ -211,7 +211,7 @@ fn engine_specs(
         } else {
             format!("{}#{} ({})", args.engine[i], i + 1, detail.join(","))
         };
-        crate::match_runner::EngineSpec {
+        crate::play::match_runner::EngineSpec {
             command: args.engine[i].clone(),
             options: opts,
             name,
@@ -222,7 +222,7 @@ fn engine_specs(
 }
 
 pub(super) fn run<R: Rules>(args: &MatchArgs) -> i32 {
-    use crate::match_runner as mr;
+    use crate::play::match_runner as mr;
     let raw: Vec<String> = std::env::args().collect();
     let fail = |e: String| {
         eprintln!("error: {e}");

@@ -14,6 +14,7 @@ mod egdb;
 mod gen;
 mod matches;
 mod perft;
+pub mod progress;
 mod selfplay;
 mod serve;
 mod train;
@@ -31,7 +32,7 @@ pub use train::TrainArgs;
 pub use tune::TuneArgs;
 
 const VARIANTS_HELP: &str = "\
-Variants (RULES.md):
+Variants (docs/rules.md):
   dameo          64 squares, men step or move in lines straight/diagonally forward,
                  capture orthogonally; queen-like kings capture orthogonally with the
                  long leap; majority capture. White starts.
@@ -108,7 +109,7 @@ pub fn run() -> i32 {
         Command::Hub => crate::protocol::run_stdio(),
         Command::Perft(args) => with_variant!(args.variant, R => perft::run::<R>(&args)),
         Command::Analyze(args) => with_variant!(args.variant, R => analyze::run::<R>(&args)),
-        Command::Bench(args) => crate::bench::run(args.depth, &args.evaluation),
+        Command::Bench(args) => crate::engine::bench::run(args.depth, &args.evaluation),
         Command::Selfplay(args) => with_variant!(args.variant, R => selfplay::run::<R>(&args)),
         Command::Tune(args) => with_variant!(args.variant, R => tune::run::<R>(&args)),
         Command::Match(args) => with_variant!(args.variant, R => matches::run::<R>(&args)),
@@ -119,7 +120,7 @@ pub fn run() -> i32 {
     }
 }
 
-pub(crate) fn tally_line(t: &crate::stats::Tally) -> String {
+pub(crate) fn tally_line(t: &crate::play::stats::Tally) -> String {
     let (elo, margin) = t.elo();
     format!(
         "+{} ={} -{} score {:.1}% elo {:+.1} +/- {:.1}",

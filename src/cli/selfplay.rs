@@ -11,7 +11,7 @@ pub(super) const SELFPLAY_HELP: &str = "\
 A player is a comma-separated list of settings:
   depth=D | nodes=N | movetime=MS    search limit per move (default depth=6)
   threads=N                          search threads (default 1)
-  weights=tuned|hand|FILE            evaluation weights (default tuned: src/weights/)
+  weights=tuned|hand|FILE            evaluation weights (default tuned: src/eval/weights/)
 Example:
   dama selfplay --variant english --games 200 --a weights=tuned --b weights=hand
   dama selfplay --variant dameo --games 100 --a depth=6,threads=2 --b depth=6 --concurrency 1
@@ -48,10 +48,13 @@ pub struct SelfplayArgs {
 }
 
 /// Reads a player's settings (`depth=6,threads=2,weights=hand`).
-pub fn parse_player<R: Rules>(name: &str, spec: &str) -> Result<crate::selfplay::Player, String> {
-    let mut limits = crate::time::Limits::default();
+pub fn parse_player<R: Rules>(
+    name: &str,
+    spec: &str,
+) -> Result<crate::play::selfplay::Player, String> {
+    let mut limits = crate::engine::time::Limits::default();
     let mut threads = 1;
-    let mut weights = crate::eval::Weights::default_for::<R>();
+    let mut weights = crate::eval::classic::Weights::default_for::<R>();
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (k, v) = item
             .split_once('=')
@@ -67,12 +70,12 @@ pub fn parse_player<R: Rules>(name: &str, spec: &str) -> Result<crate::selfplay:
             "threads" => threads = num(v)?.max(1) as usize,
             "weights" => {
                 weights = match v {
-                    "tuned" => crate::eval::Weights::default_for::<R>(),
-                    "hand" => crate::eval::Weights::hand_set::<R>(),
+                    "tuned" => crate::eval::classic::Weights::default_for::<R>(),
+                    "hand" => crate::eval::classic::Weights::hand_set::<R>(),
                     file => {
                         let text = std::fs::read_to_string(file)
                             .map_err(|e| format!("player {name}: {file}: {e}"))?;
-                        crate::eval::Weights::parse(&text)
+                        crate::eval::classic::Weights::parse(&text)
                             .map_err(|e| format!("player {name}: {file}: {e}"))?
                     }
                 }
@@ -83,7 +86,7 @@ pub fn parse_player<R: Rules>(name: &str, spec: &str) -> Result<crate::selfplay:
     if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
         limits.depth = Some(6);
     }
-    Ok(crate::selfplay::Player {
+    Ok(crate::play::selfplay::Player {
         name: format!("{name}({spec})"),
         limits,
         threads,
@@ -102,13 +105,13 @@ pub(super) fn run<R: Rules>(args: &SelfplayArgs) -> i32 {
         }
     };
     let pairs = args.games.div_ceil(2).max(1);
-    let openings = crate::selfplay::openings::<R>(pairs, args.opening_plies, args.seed);
+    let openings = crate::play::selfplay::openings::<R>(pairs, args.opening_plies, args.seed);
     let start = Instant::now();
-    let bar = crate::progress::Progress::new("selfplay", 2 * openings.len() as u64, 2);
-    let progress = |done: usize, _total: usize, t: &crate::stats::Tally| {
+    let bar = crate::cli::progress::Progress::new("selfplay", 2 * openings.len() as u64, 2);
+    let progress = |done: usize, _total: usize, t: &crate::play::stats::Tally| {
         bar.update(done as u64, &tally_line(t));
     };
-    let (tally, records) = crate::selfplay::run_match(
+    let (tally, records) = crate::play::selfplay::run_match(
         &a,
         &b,
         &openings,
@@ -119,7 +122,7 @@ pub(super) fn run<R: Rules>(args: &SelfplayArgs) -> i32 {
     bar.finish();
     let adjudicated = records
         .iter()
-        .filter(|r| r.ending == crate::selfplay::Ending::MaxPlies)
+        .filter(|r| r.ending == crate::play::selfplay::Ending::MaxPlies)
         .count();
     println!("variant {} A {} B {}", R::NAME, a.name, b.name);
     println!(

@@ -1,9 +1,9 @@
 //! `dama train`: trains a network on `dama gen` data and writes the model file.
 
 use super::parse_variant;
-use crate::nn::data;
-use crate::nn::model::Model;
-use crate::nn::train::{mirror_symmetric, quantization_error, train, TrainConfig};
+use crate::eval::model::Model;
+use crate::learn::data;
+use crate::learn::train::{mirror_symmetric, quantization_error, train, TrainConfig};
 use crate::rules::Rules;
 use crate::variant::Variant;
 use clap::Args;
@@ -18,7 +18,7 @@ The model file records the variant, the architecture, the scale, the data and th
 command line in its header.
 Example:
   dama train --variant english --data data/english-0.bin --epochs 20 \\
-      --out src/nn/models/english.nnue";
+      --out src/eval/models/english.nnue";
 
 /// Arguments of `dama train`.
 #[derive(Args, Debug)]
@@ -146,7 +146,7 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
         })
     });
     let net = trained.float.quantize(trained.scale);
-    let (_, valid, _) = crate::nn::train::prepare(&records, &cfg);
+    let (_, valid, _) = crate::learn::train::prepare(&records, &cfg);
     let qerr = quantization_error(&trained.float, &net, trained.scale, &valid);
     let last = trained.epochs.last().copied();
     let names: Vec<String> = args

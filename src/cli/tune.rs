@@ -31,33 +31,33 @@ pub struct TuneArgs {
     /// Seed of the openings.
     #[arg(long, default_value_t = 7)]
     pub seed: u64,
-    /// Write the tuned weights here (e.g. src/weights/english.txt; written to
+    /// Write the tuned weights here (e.g. src/eval/weights/english.txt; written to
     /// <FILE>.tmp, then renamed, so the file is always whole); default stdout.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
 }
 
 pub(super) fn run<R: Rules>(args: &TuneArgs) -> i32 {
-    let player = crate::selfplay::Player {
+    let player = crate::play::selfplay::Player {
         name: "tuner".into(),
-        limits: crate::time::Limits {
+        limits: crate::engine::time::Limits {
             depth: Some(args.depth),
             ..Default::default()
         },
         threads: 1,
-        weights: crate::eval::Weights::hand_set::<R>(),
+        weights: crate::eval::classic::Weights::hand_set::<R>(),
     };
     let pairs = args.games.div_ceil(2).max(1);
-    let openings = crate::selfplay::openings::<R>(pairs, 6, args.seed);
+    let openings = crate::play::selfplay::openings::<R>(pairs, 6, args.seed);
     let start = Instant::now();
-    let bar = crate::progress::Progress::new("tune: games", 2 * openings.len() as u64, 50);
-    let progress = |done: usize, _total: usize, _: &crate::stats::Tally| {
+    let bar = crate::cli::progress::Progress::new("tune: games", 2 * openings.len() as u64, 50);
+    let progress = |done: usize, _total: usize, _: &crate::play::stats::Tally| {
         bar.update(
             done as u64,
             &format!("({:.0}s)", start.elapsed().as_secs_f64()),
         );
     };
-    let (_, records) = crate::selfplay::run_match(
+    let (_, records) = crate::play::selfplay::run_match(
         &player,
         &player,
         &openings,
@@ -66,15 +66,15 @@ pub(super) fn run<R: Rules>(args: &TuneArgs) -> i32 {
         &progress,
     );
     bar.finish();
-    let samples = crate::tune::samples(&records);
+    let samples = crate::learn::tune::samples(&records);
     eprintln!(
         "tune: {} positions from {} games",
         samples.len(),
         records.len()
     );
-    let t = crate::tune::tune(
+    let t = crate::learn::tune::tune(
         &samples,
-        &crate::eval::Weights::hand_set::<R>(),
+        &crate::eval::classic::Weights::hand_set::<R>(),
         args.epochs,
         args.lambda,
     );

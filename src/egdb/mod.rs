@@ -13,12 +13,12 @@
 //! - [`builder`]: every slice of a variant in dependency order, into files;
 //! - [`file`]: the compressed, checksummed slice file;
 //! - [`tables`]: the slices at hand and the lookup of a position;
-//! - [`verify`]: every stored value checked against its successors;
-//! - [`conversion`]: won positions played out by dama against itself.
+//! - [`verify`]: every stored value checked against its successors.
+//!
+//! Conversion runs (won positions played out by dama) are the `play` layer's.
 
 pub mod build;
 pub mod builder;
-pub mod conversion;
 pub mod file;
 pub mod index;
 pub mod material;

@@ -3,11 +3,13 @@
 //! replies. A search runs on its own thread and reports through the same writer; while
 //! it runs only `ping`, `ponder-hit` and `stop` leave it alone.
 
+pub mod client;
 pub mod hubpos;
 pub mod syntax;
 
+use crate::engine::search::{Info, Shared};
+use crate::engine::time::{Limits, TimeManager};
 use crate::engine::Engine;
-use crate::eval::Score;
 use crate::fen::{parse_fen, to_fen};
 use crate::game::Game;
 use crate::movegen;
@@ -15,8 +17,7 @@ use crate::moves::Move;
 use crate::notation::move_text;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Info, Shared};
-use crate::time::{Limits, TimeManager};
+use crate::types::Score;
 use crate::variant::Variant;
 use crate::with_variant;
 use std::io::{BufRead, Write};
@@ -63,7 +64,7 @@ impl Out {
 pub enum MoveFormat {
     /// `from-to` or `from x to x captured ...` (captured in ascending reading order).
     Hub,
-    /// RULES.md N2: origin and landing squares.
+    /// docs/rules.md N2: origin and landing squares.
     Path,
 }
 
@@ -174,7 +175,7 @@ fn make_session(params: &Params) -> Result<Box<dyn Session>, String> {
     with_variant!(params.variant, R => {
         let mut engine = Engine::<R>::try_new(params.hash, params.threads)?;
         if params.evaluation != "default" {
-            engine.set_evaluation(crate::evaluation::Evaluation::by_name::<R>(&params.evaluation)?);
+            engine.set_evaluation(crate::eval::Evaluation::by_name::<R>(&params.evaluation)?);
         }
         let egdb = open_egdb::<R>(params);
         let egdb_summary = egdb.as_ref().map(|(t, dir)| format!("{} in {dir}", t.summary()));
@@ -192,10 +193,10 @@ fn make_session(params: &Params) -> Result<Box<dyn Session>, String> {
 /// A won endgame-database position of `n` pieces at the end of the line scores
 /// `90 - n - dtc/1000` (its plies to the next capture), a lost one the negative.
 pub fn score_text(score: Score) -> String {
-    match crate::search::win_in(score) {
+    match crate::engine::search::win_in(score) {
         Some(p) if p >= 0 => format!("{:.2}", 100.0 - p as f64 / 100.0),
         Some(p) => format!("{:.2}", -(100.0 + p as f64 / 100.0)),
-        None => match crate::search::egdb_parts(score) {
+        None => match crate::engine::search::egdb_parts(score) {
             Some((won, n, d)) => {
                 let s = 90.0 - n as f64 - d as f64 / 1000.0;
                 format!("{:.3}", if won { s } else { -s })
@@ -348,7 +349,7 @@ impl<R: Rules> Session for VariantSession<R> {
             .engine
             .lock()
             .map(|e| e.evaluation().clone())
-            .unwrap_or_else(|_| crate::evaluation::Evaluation::default_for::<R>());
+            .unwrap_or_else(|_| crate::eval::Evaluation::default_for::<R>());
         format!(
             "eval score={} quiet={}",
             score_text(w.evaluate(p)),

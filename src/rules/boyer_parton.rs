@@ -1,4 +1,4 @@
-//! The Boyer/Parton variant of Scandinavian draughts: `RULES.md` section B.
+//! The Boyer/Parton variant of Scandinavian draughts: `docs/rules.md` section B.
 
 use super::scandinavian::{DARK_START_BLACK, DARK_START_WHITE};
 use super::Rules;

@@ -1,4 +1,4 @@
-//! Croda (Ljuban Dedic, 1995): `RULES.md` section C.
+//! Croda (Ljuban Dedic, 1995): `docs/rules.md` section C.
 
 use super::{ranks, Rules};
 use crate::bitboard::{Bitboard, ALL, FORWARD, ORTHOGONAL};

@@ -1,4 +1,4 @@
-//! Dameo (Christian Freeling, 2000): `RULES.md` section D.
+//! Dameo (Christian Freeling, 2000): `docs/rules.md` section D.
 
 use super::{squares, Rules};
 use crate::bitboard::{Bitboard, ALL, FORWARD, ORTHOGONAL};

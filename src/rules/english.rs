@@ -1,4 +1,4 @@
-//! English draughts (checkers): `RULES.md` section E.
+//! English draughts (checkers): `docs/rules.md` section E.
 
 use super::scandinavian::{DARK_START_BLACK, DARK_START_WHITE};
 use super::Rules;

@@ -1,6 +1,6 @@
 //! Rules as data: the [`Rules`] trait of constants and one zero-sized type per variant.
 //!
-//! Every constant names the `RULES.md` article it encodes, so each variant's file can be
+//! Every constant names the `docs/rules.md` article it encodes, so each variant's file can be
 //! held against the specification line by line. Code below the CLI/protocol boundary is
 //! generic over `R: Rules` and monomorphised: no variant is ever tested at run time.
 

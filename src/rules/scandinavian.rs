@@ -1,4 +1,4 @@
-//! Scandinavian (Swedish / Danish = German) draughts: `RULES.md` section S.
+//! Scandinavian (Swedish / Danish = German) draughts: `docs/rules.md` section S.
 
 use super::{squares, Rules};
 use crate::bitboard::{Bitboard, DARK, DIAGONAL, FORWARD_DIAGONAL};

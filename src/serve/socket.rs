@@ -4,7 +4,7 @@
 
 use super::message::{parse_command, Command};
 use super::table::{new_table, pdn_variant, EngineConfig, Table, Task};
-use crate::search::Shared;
+use crate::engine::search::Shared;
 use crate::variant::Variant;
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};

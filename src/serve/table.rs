@@ -6,6 +6,8 @@
 
 use super::message::{Command, EngineSide};
 use crate::egdb::{Tables, Value as DbValue};
+use crate::engine::search::{Info, Shared};
+use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::fen::{parse_fen, to_fen};
 use crate::game::{Game, Outcome};
@@ -15,8 +17,6 @@ use crate::notation::{move_path, move_text, parse_move, square_name};
 use crate::pdn::{parse_pdn, PdnGame};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Info, Shared};
-use crate::time::Limits;
 use crate::types::{Color, Square};
 use crate::variant::Variant;
 use crate::with_variant;
@@ -253,7 +253,7 @@ impl<R: Rules> GameTable<R> {
         };
         let mut tags = vec![
             ("Event".to_string(), "dama serve".to_string()),
-            ("Date".to_string(), crate::match_runner::today()),
+            ("Date".to_string(), crate::play::match_runner::today()),
             ("White".to_string(), name(Color::White).to_string()),
             ("Black".to_string(), name(Color::Black).to_string()),
             ("Result".to_string(), result.to_string()),
@@ -314,7 +314,7 @@ impl<R: Rules> GameTable<R> {
             "seldepth": info.seldepth,
             "score": info.score,
             "white_score": white,
-            "score_text": crate::analysis::score_text(info.score),
+            "score_text": crate::engine::analysis::score_text(info.score),
             "win_in": info.win_in(),
             "nodes": info.nodes,
             "nps": info.nps(),

@@ -1,11 +1,11 @@
-//! A slow, obviously-correct reference move generator written directly from `RULES.md`.
+//! A slow, obviously-correct reference move generator written directly from `docs/rules.md`.
 //!
 //! It shares nothing with the engine's move generator: the board is an 8x8 mailbox,
 //! pieces move one square at a time by (file, rank) arithmetic, and captures are found by
 //! a plain recursive search that records every capture path. The engine is used only for
 //! its vocabulary types ([`Square`], [`Color`], [`Move`], [`Bitboard`] as a set of squares)
 //! and to read a [`Position`]'s pieces. The variant is recognised by [`Rules::NAME`]; its
-//! behaviour is then taken from [`Spec`], a transcription of `RULES.md`, not from the
+//! behaviour is then taken from [`Spec`], a transcription of `docs/rules.md`, not from the
 //! engine's [`Rules`] constants (which [`Spec::agrees_with`] checks separately).
 
 use dama::bitboard::Bitboard;
@@ -44,7 +44,7 @@ pub enum Leap {
     Long,
 }
 
-/// One rule set, transcribed from `RULES.md` (directions from White's side).
+/// One rule set, transcribed from `docs/rules.md` (directions from White's side).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
     /// The variant's name (`Rules::NAME`).
@@ -76,7 +76,7 @@ pub struct Spec {
 }
 
 impl Spec {
-    /// The rule set named `name`, from `RULES.md`.
+    /// The rule set named `name`, from `docs/rules.md`.
     pub fn named(name: &str) -> Spec {
         match name {
             // D1-D7
@@ -198,7 +198,7 @@ impl Spec {
         (white, black)
     }
 
-    /// Differences between this transcription of `RULES.md` and the engine's constants
+    /// Differences between this transcription of `docs/rules.md` and the engine's constants
     /// for `R` (empty when they agree).
     pub fn agrees_with<R: Rules>(&self) -> Vec<String> {
         use dama::bitboard::Dir;
@@ -220,7 +220,9 @@ impl Spec {
         let mut diffs = Vec::new();
         let mut check = |what: &str, spec: String, engine: String| {
             if spec != engine {
-                diffs.push(format!("{what}: RULES.md says {spec}, Rules says {engine}"));
+                diffs.push(format!(
+                    "{what}: docs/rules.md says {spec}, Rules says {engine}"
+                ));
             }
         };
         let board: u64 = (0..64u8)

@@ -2,12 +2,12 @@
 //! completed iteration, and the final best move. The JSON fields are a stable interface
 //! for scripts.
 
-use crate::eval::Score;
+use crate::engine::search::{Info, SearchResult};
 use crate::moves::Move;
 use crate::notation::move_text;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Info, SearchResult};
+use crate::types::Score;
 use serde_json::{json, Value};
 
 /// The moves of a line from `pos`, in the variant's notation.
@@ -24,10 +24,10 @@ pub fn pv_texts<R: Rules>(pos: &Position<R>, pv: &[Move]) -> Vec<String> {
 /// A score as text: `+0.25` (men), `win in 7` / `loss in 4` (plies), or `egdb win` /
 /// `egdb loss` (a won or lost endgame-database position in the line).
 pub fn score_text(score: Score) -> String {
-    match crate::search::win_in(score) {
+    match crate::engine::search::win_in(score) {
         Some(p) if p >= 0 => format!("win in {p}"),
         Some(p) => format!("loss in {}", -p),
-        None => match crate::search::egdb_parts(score) {
+        None => match crate::engine::search::egdb_parts(score) {
             Some((true, ..)) => "egdb win".to_string(),
             Some((false, ..)) => "egdb loss".to_string(),
             None => format!("{:+.2}", score as f64 / 100.0),

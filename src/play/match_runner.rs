@@ -4,13 +4,13 @@
 
 use crate::fen::{parse_fen, to_fen};
 use crate::game::{Game, Outcome};
-use crate::hubclient::{Failure, HubClient};
 use crate::notation::move_text;
 use crate::pdn::PdnGame;
+use crate::play::stats::{Sprt, Tally};
 use crate::position::Position;
+use crate::protocol::client::{Failure, HubClient};
 use crate::protocol::hubpos;
 use crate::rules::Rules;
-use crate::stats::{Sprt, Tally};
 use crate::types::Color;
 use dashmap::DashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -180,9 +180,9 @@ pub fn read_openings<R: Rules>(text: &str) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
-/// Random balanced openings (see [`crate::selfplay::openings`]).
+/// Random balanced openings (see [`crate::play::selfplay::openings`]).
 pub fn random_openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Opening> {
-    crate::selfplay::openings::<R>(count, plies, seed)
+    crate::play::selfplay::openings::<R>(count, plies, seed)
         .into_iter()
         .map(|g| {
             let mut p = g.positions()[0];
@@ -592,7 +592,7 @@ pub(crate) fn today() -> String {
 }
 
 /// Runs a match. `previous` are games already played (a resumed match: see
-/// [`crate::match_resume`]); they count in the tally and are not played again, and the
+/// [`crate::play::match_resume`]); they count in the tally and are not played again, and the
 /// games missing from their pairs are played with the pair's opening and colours, so
 /// the pairs are whole again. `on_game` is called after every game, one call at a
 /// time, with the game and the results so far (it writes the PDN and reports

@@ -2,12 +2,12 @@
 //! one seed) and `dama gen` (one opening per game number): random legal plies from the
 //! start, kept when the position is level.
 
+use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::game::Game;
 use crate::movegen;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::time::Limits;
 use crate::types::Color;
 use rand::rngs::StdRng;
 use rand::Rng;

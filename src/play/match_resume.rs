@@ -12,9 +12,9 @@
 //! swapped), so the pair counts whole in the pentanomial tally.
 
 use crate::game::Game;
-use crate::match_runner::{opening_game, opening_moves_text, GameResult, MatchConfig};
 use crate::notation::parse_move;
 use crate::pdn::parse_pdn;
+use crate::play::match_runner::{opening_game, opening_moves_text, GameResult, MatchConfig};
 use crate::rules::Rules;
 
 /// A tag value as the PDN writer stores it (double quotes become single ones).

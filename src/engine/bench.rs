@@ -2,11 +2,11 @@
 //! depth with one thread and a fresh table. The node counts are the signature of the
 //! search's behaviour: a commit that changes them says the new `bench nodes=` figure.
 
+use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::fen::parse_fen;
 use crate::game::Game;
 use crate::rules::Rules;
-use crate::time::Limits;
 use crate::variant::Variant;
 use crate::with_variant;
 use std::time::Instant;
@@ -105,8 +105,8 @@ fn bench_variant<R: Rules>(
     evaluation: &str,
 ) -> Result<(u64, &'static str), String> {
     let eval = match evaluation {
-        "default" => crate::evaluation::Evaluation::default_for::<R>(),
-        name => crate::evaluation::Evaluation::by_name::<R>(name)?,
+        "default" => crate::eval::Evaluation::default_for::<R>(),
+        name => crate::eval::Evaluation::by_name::<R>(name)?,
     };
     let mut nodes = 0;
     for fen in fens {

@@ -2,16 +2,22 @@
 //! transposition table, the evaluation weights and the thread count; `search` blocks,
 //! and `stop_flag` lets another thread end a search early.
 
+pub mod analysis;
+pub mod bench;
+pub mod search;
+pub mod threads;
+pub mod time;
+pub mod tt;
+
 use crate::egdb::Tables;
-use crate::eval::Weights;
-use crate::evaluation::Evaluation;
+use crate::engine::search::{Info, SearchResult, Shared};
+use crate::engine::time::Limits;
+use crate::engine::tt::TranspositionTable;
+use crate::eval::classic::Weights;
+use crate::eval::Evaluation;
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Info, SearchResult, Shared};
-use crate::threads;
-use crate::time::Limits;
-use crate::tt::TranspositionTable;
 use std::sync::Arc;
 
 /// The engine for the rules `R`.

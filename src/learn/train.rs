@@ -15,7 +15,7 @@
 #![allow(clippy::needless_range_loop)] // parallel arrays of weights and gradients
 
 use super::data::Record;
-use super::network::{bucket_of, Network, INPUTS, L1, L2, L3, QA, QB};
+use crate::eval::network::{bucket_of, Network, INPUTS, L1, L2, L3, QA, QB};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -149,7 +149,7 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
     (lo + hi) / 2.0
 }
 
-/// The float dense layers of one head (see [`crate::nn::network::Head`]).
+/// The float dense layers of one head (see [`crate::eval::network::Head`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatHead {
     w2: Vec<[f32; 2 * L1]>,
@@ -654,7 +654,7 @@ pub fn quantization_error(float: &FloatNet, int: &Network, scale: f32, samples: 
     let mut sum = 0.0f64;
     for s in samples {
         let yf = float.forward(s, None) * scale;
-        let mut acc = super::network::Accumulator {
+        let mut acc = crate::eval::network::Accumulator {
             v: [int.b1, int.b1],
         };
         for &f in &s.feats {

@@ -10,17 +10,7 @@
 use crate::bitboard::{Bitboard, Dir};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::types::Color;
-
-/// A score in hundredths of a man, from the side to move's point of view.
-pub type Score = i32;
-
-/// The score of a won position at the root; a win in `p` plies scores `MATE - p`.
-pub const MATE: Score = 30_000;
-/// Scores beyond this are forced wins or losses.
-pub const MATE_BOUND: Score = MATE - 1_000;
-/// Larger than any score.
-pub const INFINITE: Score = MATE + 1;
+use crate::types::{Color, Score};
 
 /// The features, in the order of [`Weights::values`].
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -53,7 +43,7 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The weights `R` plays with: the tuned data file `src/weights/<variant>.txt`.
+    /// The weights `R` plays with: the tuned data file `src/eval/weights/<variant>.txt`.
     pub fn default_for<R: Rules>() -> Weights {
         let text = match R::NAME {
             "dameo" => include_str!("weights/dameo.txt"),

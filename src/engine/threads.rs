@@ -2,13 +2,13 @@
 //! flag. The main thread (id 0) reports and its last completed iteration is played;
 //! helpers fill the table. Node counts are summed over all threads.
 
-use crate::evaluation::Evaluation;
+use crate::engine::search::{Info, SearchResult, Shared, Worker};
+use crate::engine::time::{Limits, TimeManager};
+use crate::engine::tt::TranspositionTable;
+use crate::eval::Evaluation;
 use crate::movegen;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Info, SearchResult, Shared, Worker};
-use crate::time::{Limits, TimeManager};
-use crate::tt::TranspositionTable;
 use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::Instant;

@@ -3,13 +3,13 @@
 //! weights, 2 threads against 1) and to make training positions for the tuner.
 //! (`dama match` will drive external engines through the protocol.)
 
+use crate::engine::time::Limits;
 use crate::engine::Engine;
-use crate::eval::Weights;
+use crate::eval::classic::Weights;
 use crate::game::{Game, Outcome};
-use crate::opening::{is_level, random_line, scores_even};
+use crate::play::opening::{is_level, random_line, scores_even};
+use crate::play::stats::Tally;
 use crate::rules::Rules;
-use crate::stats::Tally;
-use crate::time::Limits;
 use crate::types::Color;
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -10,8 +10,8 @@ mod worker;
 
 pub use worker::Worker;
 
-use crate::eval::Score;
 use crate::moves::Move;
+use crate::types::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -58,14 +58,14 @@ impl Info {
     /// Signed plies to a forced result: positive when the side to move wins, negative
     /// when it loses, `None` when the score is not a forced result.
     pub fn win_in(&self) -> Option<i32> {
-        crate::search::win_in(self.score)
+        crate::engine::search::win_in(self.score)
     }
 }
 
 /// The score of a position the endgame databases call won with no piece left and 0
 /// plies to capture: above every evaluation, below every forced win the search finds
 /// itself.
-pub const EGDB_WIN: Score = crate::eval::MATE_BOUND - 1_000;
+pub const EGDB_WIN: Score = crate::types::MATE_BOUND - 1_000;
 
 /// What one piece on the board costs a database win: more than any distance to capture,
 /// so that every capture that keeps the win scores above every quiet move.
@@ -107,7 +107,7 @@ pub fn egdb_parts(score: Score) -> Option<(bool, u32, u32)> {
 
 /// Plies to a forced result for a score (see [`Info::win_in`]).
 pub fn win_in(score: Score) -> Option<i32> {
-    use crate::eval::{MATE, MATE_BOUND};
+    use crate::types::{MATE, MATE_BOUND};
     if score > MATE_BOUND {
         Some(MATE - score)
     } else if score < -MATE_BOUND {

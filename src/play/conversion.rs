@@ -2,16 +2,16 @@
 //! itself, to show that the engine wins what the databases call won (and how fast),
 //! with the databases and without them.
 
-use super::index::Indexer;
-use super::material::Material;
-use super::tables::Tables;
-use super::value::Value;
+use crate::egdb::index::Indexer;
+use crate::egdb::material::Material;
+use crate::egdb::tables::Tables;
+use crate::egdb::value::Value;
+use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::game::{Game, Outcome};
 use crate::movegen;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::time::Limits;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;

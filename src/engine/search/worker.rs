@@ -4,15 +4,16 @@
 use super::ordering::{pick, Ordering};
 use super::{egdb_score, Info, Shared, MAX_PLY};
 use crate::egdb::Tables;
-use crate::eval::{evaluate, Score, INFINITE, MATE};
-use crate::evaluation::Evaluation;
+use crate::engine::time::{Limits, TimeManager};
+use crate::engine::tt::{score_from_tt, score_to_tt, Bound, Entry, MoveHint, TranspositionTable};
+use crate::eval::classic::evaluate;
+use crate::eval::network::{Accumulator, Network};
+use crate::eval::Evaluation;
 use crate::movegen;
 use crate::moves::{Move, MoveList, MAX_MOVES};
-use crate::nn::network::{Accumulator, Network};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::time::{Limits, TimeManager};
-use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, MoveHint, TranspositionTable};
+use crate::types::{Score, INFINITE, MATE};
 use std::sync::atomic::Ordering as AtomicOrdering;
 
 /// Nodes between two looks at the clock, the stop flag and the node limit.

@@ -2,8 +2,8 @@
 //! the two killer moves of the ply, and the rest by history score.
 
 use super::MAX_PLY;
+use crate::engine::tt::MoveHint;
 use crate::moves::{Move, MoveList};
-use crate::tt::MoveHint;
 use crate::types::Color;
 
 /// Killer moves (two per ply) and the history table of one thread.

@@ -9,9 +9,9 @@
 //! use), so a rare 64-bit key collision cannot make the engine play an illegal move.
 
 use crate::bitboard::Bitboard;
-use crate::eval::{Score, MATE_BOUND};
 use crate::moves::Move;
 use crate::types::Square;
+use crate::types::{Score, MATE_BOUND};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What a stored score says about the true score.

@@ -4,14 +4,14 @@
 //! `dama tune` plays games with the current weights, keeps the quiet positions after the
 //! opening, and minimises the mean squared error between each game's result and
 //! `sigmoid(k * eval / 100)` by gradient descent (the man's value stays at 100 to fix the
-//! scale). It writes the weights in the text format of [`crate::eval::Weights::parse`].
+//! scale). It writes the weights in the text format of [`crate::eval::classic::Weights::parse`].
 
 #![allow(clippy::needless_range_loop)] // parallel arrays of features and weights
 
-use crate::eval::{draw_scale, features, Weights, FEATURES};
+use crate::eval::classic::{draw_scale, features, Weights, FEATURES};
 use crate::movegen;
+use crate::play::selfplay::Record;
 use crate::rules::Rules;
-use crate::selfplay::Record;
 use crate::types::Color;
 
 /// One training position: its features, tempo sign, draw scale and White's game score.

@@ -4,15 +4,15 @@
 //! itself at a fixed node or depth limit; every quiet position (no capture pending) is
 //! written with the search's score and the game's result.
 
+use crate::engine::time::Limits;
 use crate::engine::Engine;
-use crate::evaluation::Evaluation;
+use crate::eval::Evaluation;
 use crate::game::Game;
+use crate::learn::data::{Record, Writer};
 use crate::movegen;
-use crate::nn::data::{Record, Writer};
-use crate::opening::{is_level, random_line, scores_even};
+use crate::play::opening::{is_level, random_line, scores_even};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::time::Limits;
 use crate::types::Color;
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -1,0 +1,8 @@
+//! Making evaluations: self-play data generation ([`gen`]), the training-data file
+//! ([`data`]), the network trainer ([`train`]) and the classic weights' tuner ([`tune`]).
+//! What the search calls to evaluate is the `eval` layer's; this layer only makes it.
+
+pub mod data;
+pub mod gen;
+pub mod train;
+pub mod tune;

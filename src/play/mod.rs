@@ -1,0 +1,11 @@
+//! Games between engines: openings ([`opening`]), in-process self-play ([`selfplay`]),
+//! matches against Hub engines ([`match_runner`]) and their resumption
+//! ([`match_resume`]), match statistics ([`stats`]), and endgame-database conversion runs
+//! ([`conversion`]).
+
+pub mod conversion;
+pub mod match_resume;
+pub mod match_runner;
+pub mod opening;
+pub mod selfplay;
+pub mod stats;
