@@ -4,23 +4,23 @@ use super::scandinavian::{DARK_START_BLACK, DARK_START_WHITE};
 use super::Rules;
 use crate::bitboard::{Bitboard, DARK, DIAGONAL, FORWARD_DIAGONAL};
 use crate::types::Color;
+use crate::variant::Variant;
 
 /// English draughts: dark squares, short kings, free choice of capture, Black first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct English;
 
 impl Rules for English {
-    const NAME: &'static str = "english";
+    const VARIANT: Variant = Variant::English;
     // E1: the 32 dark squares, 12 men a side (PDN 21-32 White, 1-12 Black); Black first.
     const BOARD: Bitboard = DARK;
     const START_WHITE: Bitboard = DARK_START_WHITE;
     const START_BLACK: Bitboard = DARK_START_BLACK;
     const FIRST: Color = Color::Black;
-    // E2: one square diagonally forward. E3: captures diagonally forward only, short leap.
+    // E2: one square diagonally forward, no linear moves (default). E3: captures
+    // diagonally forward only, short leap (default).
     const MAN_STEPS: u8 = FORWARD_DIAGONAL;
-    const MAN_LINES: bool = false;
     const MAN_CAPTURES: u8 = FORWARD_DIAGONAL;
-    const MAN_LONG_LEAP: bool = false;
     // E4: kings step one square and capture with the short leap, in all four diagonals.
     const KING_STEPS: u8 = DIAGONAL;
     const KING_FLIES: bool = false;

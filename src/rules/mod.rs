@@ -6,6 +6,7 @@
 
 use crate::bitboard::{Bitboard, DirSet};
 use crate::types::Color;
+use crate::variant::Variant;
 
 mod boyer_parton;
 mod croda;
@@ -20,48 +21,54 @@ pub use english::English;
 pub use scandinavian::Scandinavian;
 
 /// The constants that make a rule set. Directions are given from White's side; Black's
-/// are the vertical mirror image.
+/// are the vertical mirror image. Where four of the five variants agree the constant has
+/// a default, and the fifth variant's file sets it; each variant's file still names
+/// every rule of its section, saying where the default applies.
 pub trait Rules:
     Copy + Clone + Default + PartialEq + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug + 'static
 {
+    /// Which of the five rule sets this is.
+    const VARIANT: Variant;
     /// The variant's name on the command line and in the protocol.
-    const NAME: &'static str;
+    const NAME: &'static str = Self::VARIANT.name();
     /// The playable squares: all 64, or the 32 dark ones.
     const BOARD: Bitboard;
     /// White's men at the start.
     const START_WHITE: Bitboard;
     /// Black's men at the start.
     const START_BLACK: Bitboard;
-    /// The side that moves first.
-    const FIRST: Color;
+    /// The side that moves first (default White: all but english).
+    const FIRST: Color = Color::White;
     /// Directions of a man's one-square quiet step.
     const MAN_STEPS: DirSet;
     /// D2: men move in lines (a run of own men advances one step along itself).
-    const MAN_LINES: bool;
+    /// Default false: dameo only.
+    const MAN_LINES: bool = false;
     /// Directions in which a man captures.
     const MAN_CAPTURES: DirSet;
     /// G5 for men (B1): a man captures with the long leap; otherwise the short leap (G6).
-    const MAN_LONG_LEAP: bool;
+    /// Default false: boyer-parton only.
+    const MAN_LONG_LEAP: bool = false;
     /// Directions of a king's quiet move.
     const KING_STEPS: DirSet;
     /// A king's quiet move goes any distance over empty squares (otherwise one square).
-    const KING_FLIES: bool;
+    /// Default true: all but english.
+    const KING_FLIES: bool = true;
     /// Directions in which a king captures.
     const KING_CAPTURES: DirSet;
     /// G5 for kings: a king captures with the long leap; otherwise the short leap (G6).
-    const KING_LONG_LEAP: bool;
+    /// Default true: all but english.
+    const KING_LONG_LEAP: bool = true;
     /// D6/C6: only captures taking the largest number of pieces are legal.
     const MAJORITY: bool;
     /// E6/S6: a man that reaches the far rank by a capture is crowned and stops.
     const CROWNING_ENDS_CAPTURE: bool;
     /// N2/E8: moves and positions are written in PDN square numbers (1-32).
-    const NUMERIC_SQUARES: bool;
+    /// Default false: english only.
+    const NUMERIC_SQUARES: bool = false;
     /// E7: plies without a capture after which the game is drawn, if the rules have one.
-    const NO_CAPTURE_DRAW_PLIES: Option<u32>;
-    /// Search setting, not a rule: quiet plies per line that the quiescence search may
-    /// spend meeting the opponent's pending captures. Kept per variant only where a
-    /// match showed it pays (README, "Learned evaluation").
-    const QUIESCENCE_THREAT_PLIES: u32 = 1;
+    /// Default none (repetition only, G9): all but english.
+    const NO_CAPTURE_DRAW_PLIES: Option<u32> = None;
 }
 
 /// Squares `a1`-style list as a bitboard, for writing start positions as data.

@@ -2,7 +2,7 @@
 
 use super::{squares, Rules};
 use crate::bitboard::{Bitboard, DARK, DIAGONAL, FORWARD_DIAGONAL};
-use crate::types::Color;
+use crate::variant::Variant;
 
 /// Scandinavian draughts: dark squares, flying kings, men capture forward only, free
 /// choice of capture.
@@ -19,28 +19,22 @@ pub(crate) const DARK_START_BLACK: Bitboard = squares(&[
 ]);
 
 impl Rules for Scandinavian {
-    const NAME: &'static str = "scandinavian";
-    // S1: the 32 dark squares, 12 men a side, White first.
+    const VARIANT: Variant = Variant::Scandinavian;
+    // S1: the 32 dark squares, 12 men a side, White first (default).
     const BOARD: Bitboard = DARK;
     const START_WHITE: Bitboard = DARK_START_WHITE;
     const START_BLACK: Bitboard = DARK_START_BLACK;
-    const FIRST: Color = Color::White;
-    // S2: one square diagonally forward.
+    // S2: one square diagonally forward; no linear moves (default).
     const MAN_STEPS: u8 = FORWARD_DIAGONAL;
-    const MAN_LINES: bool = false;
-    // S3: diagonally forward only, short leap.
+    // S3: diagonally forward only, short leap (default).
     const MAN_CAPTURES: u8 = FORWARD_DIAGONAL;
-    const MAN_LONG_LEAP: bool = false;
-    // S4: flying kings, long-leap captures in all four diagonal directions.
+    // S4: flying kings, long-leap captures in all four diagonal directions (defaults).
     const KING_STEPS: u8 = DIAGONAL;
-    const KING_FLIES: bool = true;
     const KING_CAPTURES: u8 = DIAGONAL;
-    const KING_LONG_LEAP: bool = true;
     // S5: free choice.
     const MAJORITY: bool = false;
     // S6: promotion ends the move.
     const CROWNING_ENDS_CAPTURE: bool = true;
-    const NUMERIC_SQUARES: bool = false;
-    // S7: repetition only (G9, project policy).
-    const NO_CAPTURE_DRAW_PLIES: Option<u32> = None;
+    // S7: repetition only (G9, project policy), no no-capture rule (default); square names
+    // (default).
 }

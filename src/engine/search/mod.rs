@@ -6,6 +6,7 @@
 //! callback, and the protocol or CLI turns it into text.
 
 mod ordering;
+pub mod settings;
 mod worker;
 
 pub use worker::Worker;

@@ -2,6 +2,7 @@
 //! and a capture-resolving quiescence search.
 
 use super::ordering::{pick, Ordering};
+use super::settings;
 use super::{egdb_score, Info, Shared, MAX_PLY};
 use crate::egdb::Tables;
 use crate::engine::time::{Limits, TimeManager};
@@ -518,8 +519,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             // A quiet position where the opponent threatens to capture is not
             // evaluated as it stands: every move is tried, so that the threat is met
-            // or carried out (`R::QUIESCENCE_THREAT_PLIES` times per line at most).
-            if threat_plies < R::QUIESCENCE_THREAT_PLIES
+            // or carried out ([`settings::quiescence_threat_plies`] times per line at most).
+            if threat_plies < const { settings::quiescence_threat_plies_of::<R>() }
                 && ply < MAX_PLY - 4
                 && movegen::has_capture_for(pos, pos.side().opponent())
             {
