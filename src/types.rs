@@ -161,6 +161,16 @@ impl Piece {
     }
 }
 
+/// A score in hundredths of a man, from the side to move's point of view.
+pub type Score = i32;
+
+/// The score of a won position at the root; a win in `p` plies scores `MATE - p`.
+pub const MATE: Score = 30_000;
+/// Scores beyond this are forced wins or losses.
+pub const MATE_BOUND: Score = MATE - 1_000;
+/// Larger than any score.
+pub const INFINITE: Score = MATE + 1;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,13 +205,3 @@ mod tests {
         assert_eq!(Square::new(1).pdn_number(), None);
     }
 }
-
-/// A score in hundredths of a man, from the side to move's point of view.
-pub type Score = i32;
-
-/// The score of a won position at the root; a win in `p` plies scores `MATE - p`.
-pub const MATE: Score = 30_000;
-/// Scores beyond this are forced wins or losses.
-pub const MATE_BOUND: Score = MATE - 1_000;
-/// Larger than any score.
-pub const INFINITE: Score = MATE + 1;
