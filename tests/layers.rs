@@ -197,17 +197,18 @@ fn every_module_is_in_exactly_one_layer() {
 #[test]
 fn an_upward_import_is_named() {
     let (lib, _) = src();
-    let mut files = Vec::new();
-    files.push((
-        PathBuf::from("eval/upward.rs"),
-        "use crate::types::Score;\n// use crate::cli::run; (a comment)\nuse crate::engine::Engine;\n"
-            .to_string(),
-    ));
-    files.push((
-        PathBuf::from("position.rs"),
-        "fn f() { crate::play::selfplay::openings::<R>(1, 2, 3); }".to_string(),
-    ));
-    files.push((PathBuf::from("nowhere.rs"), String::new()));
+    let files = vec![
+        (
+            PathBuf::from("eval/upward.rs"),
+            "use crate::types::Score;\n// use crate::cli::run; (a comment)\nuse crate::engine::Engine;\n"
+                .to_string(),
+        ),
+        (
+            PathBuf::from("position.rs"),
+            "fn f() { crate::play::selfplay::openings::<R>(1, 2, 3); }".to_string(),
+        ),
+        (PathBuf::from("nowhere.rs"), String::new()),
+    ];
     let bad = violations(&lib, &files);
     assert_eq!(
         bad,
