@@ -145,6 +145,16 @@ pub fn path_text<R: Rules>(path: &[Square], capture: bool) -> String {
         .join(sep)
 }
 
+/// The moves of `game` in the variant's notation, in order.
+pub fn move_texts<R: Rules>(game: &crate::game::Game<R>) -> Vec<String> {
+    let positions = game.positions();
+    game.moves()
+        .iter()
+        .enumerate()
+        .map(|(i, mv)| move_text(&positions[i], mv))
+        .collect()
+}
+
 /// A legal move of `pos` in the variant's notation (N2).
 pub fn move_text<R: Rules>(pos: &Position<R>, mv: &Move) -> String {
     path_text::<R>(&move_path(pos, mv), mv.is_capture())

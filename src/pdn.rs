@@ -1,6 +1,15 @@
-//! PDN game records: written by the match runner, read back by its tests.
+//! Game records: PDN text out and in ([`PdnGame`], [`parse_pdn`]), the tags a written
+//! game starts with ([`game_tags`], [`today`]), and the one reader of the game a record
+//! holds ([`read_game`], [`play_moves`], [`read_pdn_game`]), from a FEN and moves or
+//! from a PDN game, used by the CLI, the board, the match runner and its resume.
 
-use std::fmt::Write as _;
+use crate::fen::{parse_fen, to_fen};
+use crate::game::Game;
+use crate::moves::Move;
+use crate::notation::parse_move;
+use crate::position::Position;
+use crate::rules::Rules;
+use std::fmt::{self, Write as _};
 
 /// One game: its tags in order and its moves as written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -109,6 +118,164 @@ pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
         games.push(cur);
     }
     games
+}
+
+/// The tags a game written by dama starts with, in this order: `Event`, `Date` (today),
+/// `Round` (when given), `White`, `Black`, `Result`, `Variant`, `GameType` 21 for the
+/// variants written in PDN numbers, and `FEN` when the game starts from `fen` rather
+/// than the start position.
+pub fn game_tags<R: Rules>(
+    event: &str,
+    round: Option<usize>,
+    players: [&str; 2],
+    result: &str,
+    fen: Option<&Position<R>>,
+) -> Vec<(String, String)> {
+    let mut tags = vec![
+        ("Event".to_string(), event.to_string()),
+        ("Date".to_string(), today()),
+    ];
+    if let Some(r) = round {
+        tags.push(("Round".to_string(), r.to_string()));
+    }
+    tags.push(("White".to_string(), players[0].to_string()));
+    tags.push(("Black".to_string(), players[1].to_string()));
+    tags.push(("Result".to_string(), result.to_string()));
+    tags.push(("Variant".to_string(), R::NAME.to_string()));
+    if R::NUMERIC_SQUARES {
+        tags.push(("GameType".to_string(), "21".to_string()));
+    }
+    if let Some(start) = fen {
+        tags.push(("FEN".to_string(), to_fen(start)));
+    }
+    tags
+}
+
+/// Today's date (UTC) as a PDN `Date` tag writes it: `YYYY.MM.DD`.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Why a game record does not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The start position's FEN does not read (the FEN reader's message).
+    Fen(String),
+    /// Move `number` of the game (from 1), written `text`, is not legal: `reason`.
+    Move {
+        /// The move's number in the whole game, from 1.
+        number: usize,
+        /// The move as written.
+        text: String,
+        /// Why it is not legal.
+        reason: String,
+    },
+    /// Move `number`, written `text`, comes after the end of the game.
+    AfterEnd {
+        /// The move's number in the whole game, from 1.
+        number: usize,
+        /// The move as written.
+        text: String,
+    },
+    /// The PDN text holds no game.
+    NoGame,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Fen(e) => f.write_str(e),
+            RecordError::Move {
+                number,
+                text,
+                reason,
+            } => write!(f, "move {number} ({text}): {reason}"),
+            RecordError::AfterEnd { number, text } => {
+                write!(f, "move {number} ({text}) comes after the end of the game")
+            }
+            RecordError::NoGame => f.write_str("no game in the PDN text"),
+        }
+    }
+}
+
+/// Plays `moves` on `game`, each read by `read_move` (for example
+/// [`parse_move`], the variant's notation). A move that does not read, or that comes
+/// after the game has ended (G8, G9, E7), stops the reading with its number in the whole
+/// game; the moves before it stay played.
+pub fn play_moves<R, S, F, E>(
+    game: &mut Game<R>,
+    moves: impl IntoIterator<Item = S>,
+    read_move: F,
+) -> Result<(), RecordError>
+where
+    R: Rules,
+    S: AsRef<str>,
+    F: Fn(&Position<R>, &str) -> Result<Move, E>,
+    E: fmt::Display,
+{
+    for text in moves {
+        let text = text.as_ref();
+        let number = game.moves().len() + 1;
+        if game.outcome().is_some() {
+            return Err(RecordError::AfterEnd {
+                number,
+                text: text.to_string(),
+            });
+        }
+        let mv = read_move(game.position(), text).map_err(|e| RecordError::Move {
+            number,
+            text: text.to_string(),
+            reason: e.to_string(),
+        })?;
+        game.play(&mv);
+    }
+    Ok(())
+}
+
+/// The game from `fen` (or the variant's start position when `None`) through `moves`,
+/// read as [`play_moves`] reads them.
+pub fn read_game<R, S, F, E>(
+    fen: Option<&str>,
+    moves: impl IntoIterator<Item = S>,
+    read_move: F,
+) -> Result<Game<R>, RecordError>
+where
+    R: Rules,
+    S: AsRef<str>,
+    F: Fn(&Position<R>, &str) -> Result<Move, E>,
+    E: fmt::Display,
+{
+    let start = match fen {
+        Some(f) => parse_fen::<R>(f).map_err(|e| RecordError::Fen(e.to_string()))?,
+        None => Position::start(),
+    };
+    let mut game = Game::new(start);
+    play_moves(&mut game, moves, read_move)?;
+    Ok(game)
+}
+
+/// The game of the first game of a PDN text: its `FEN` tag or the start position, and
+/// its moves in the variant's notation.
+pub fn read_pdn_game<R: Rules>(text: &str) -> Result<Game<R>, RecordError> {
+    let g = parse_pdn(text)
+        .into_iter()
+        .next()
+        .ok_or(RecordError::NoGame)?;
+    read_game(g.tag("FEN"), &g.moves, parse_move::<R>)
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 use dama::engine::time::Limits;
 use dama::eval::classic::Weights;
 use dama::game::Game;
-use dama::play::selfplay::{openings, run_match, Ending, Player};
+use dama::play::opening::openings;
+use dama::play::selfplay::{run_match, Ending, Player};
 use dama::rules::{Dameo, English, Scandinavian};
 use dama::{movegen, Position, Rules};
 

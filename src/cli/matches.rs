@@ -236,12 +236,16 @@ pub(super) fn run<R: Rules>(args: &MatchArgs) -> i32 {
     let openings = match &args.openings {
         Some(path) => match std::fs::read_to_string(path)
             .map_err(|e| format!("{}: {e}", path.display()))
-            .and_then(|t| mr::read_openings::<R>(&t))
+            .and_then(|t| crate::play::opening::read_openings::<R>(&t))
         {
             Ok(o) => o,
             Err(e) => return fail(e),
         },
-        None => mr::random_openings::<R>(pairs, args.random_openings.unwrap_or(6), args.seed),
+        None => crate::play::opening::random_openings::<R>(
+            pairs,
+            args.random_openings.unwrap_or(6),
+            args.seed,
+        ),
     };
     let sprt = match &args.sprt {
         None => None,

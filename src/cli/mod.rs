@@ -1,8 +1,6 @@
 //! The command line: `clap` definitions and the commands that run library code. The
 //! variant named on the command line is turned into a rules type here, once.
 
-use crate::fen::parse_fen;
-use crate::position::Position;
 use crate::rules::Rules;
 use crate::variant::Variant;
 use crate::with_variant;
@@ -138,16 +136,18 @@ pub fn game_from_args<R: Rules>(
     fen: Option<&str>,
     moves: Option<&str>,
 ) -> Result<crate::game::Game<R>, String> {
-    let start = match fen {
-        Some(f) => parse_fen::<R>(f).map_err(|e| e.to_string())?,
-        None => Position::<R>::start(),
-    };
-    let mut game = crate::game::Game::new(start);
-    for (ply, text) in moves.unwrap_or("").split_whitespace().enumerate() {
-        let pos = *game.position();
-        let mv = crate::notation::parse_move(&pos, text)
-            .map_err(|e| format!("illegal move {text} at ply {}: {e}", ply + 1))?;
-        game.play(&mv);
-    }
-    Ok(game)
+    use crate::pdn::RecordError;
+    crate::pdn::read_game(
+        fen,
+        moves.unwrap_or("").split_whitespace(),
+        crate::notation::parse_move::<R>,
+    )
+    .map_err(|e| match e {
+        RecordError::Move {
+            number,
+            text,
+            reason,
+        } => format!("illegal move {text} at ply {number}: {reason}"),
+        other => other.to_string(),
+    })
 }

@@ -105,7 +105,7 @@ pub(super) fn run<R: Rules>(args: &SelfplayArgs) -> i32 {
         }
     };
     let pairs = args.games.div_ceil(2).max(1);
-    let openings = crate::play::selfplay::openings::<R>(pairs, args.opening_plies, args.seed);
+    let openings = crate::play::opening::openings::<R>(pairs, args.opening_plies, args.seed);
     let start = Instant::now();
     let bar = crate::cli::progress::Progress::new("selfplay", 2 * openings.len() as u64, 2);
     let progress = |done: usize, _total: usize, t: &crate::play::stats::Tally| {

@@ -48,7 +48,7 @@ pub(super) fn run<R: Rules>(args: &TuneArgs) -> i32 {
         weights: crate::eval::classic::Weights::hand_set::<R>(),
     };
     let pairs = args.games.div_ceil(2).max(1);
-    let openings = crate::play::selfplay::openings::<R>(pairs, 6, args.seed);
+    let openings = crate::play::opening::openings::<R>(pairs, 6, args.seed);
     let start = Instant::now();
     let bar = crate::cli::progress::Progress::new("tune: games", 2 * openings.len() as u64, 50);
     let progress = |done: usize, _total: usize, _: &crate::play::stats::Tally| {

@@ -7,15 +7,12 @@
 use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::eval::Evaluation;
-use crate::game::Game;
 use crate::learn::data::{Record, Writer};
 use crate::movegen;
-use crate::play::opening::{is_level, random_line, scores_even};
+use crate::play::opening;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::Color;
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 
 /// Scores beyond this (forced wins) are written as this.
 pub const SCORE_CLAMP: i32 = 10_000;
@@ -37,32 +34,9 @@ pub struct GenConfig {
     pub evaluation: Evaluation,
 }
 
-/// A random balanced opening for game `index`: `plies` random legal plies, kept when the
-/// material is level, no capture is pending and a depth-4 search scores it within 0.4
-/// men of equal (after 200 tries, the first legal one is taken).
-pub fn opening<R: Rules>(engine: &mut Engine<R>, plies: usize, seed: u64, index: u32) -> Game<R> {
-    let mut rng =
-        StdRng::seed_from_u64(seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut fallback = None;
-    for _ in 0..200 {
-        let Some(game) = random_line::<R>(&mut rng, plies) else {
-            continue;
-        };
-        if !is_level(game.position()) {
-            fallback.get_or_insert(game);
-            continue;
-        }
-        if scores_even(engine, &game) {
-            return game;
-        }
-        fallback.get_or_insert(game);
-    }
-    fallback.unwrap_or_else(|| Game::new(Position::<R>::start()))
-}
-
 /// Plays game `index` and returns its records (quiet positions after the opening).
 pub fn play_game<R: Rules>(engine: &mut Engine<R>, cfg: &GenConfig, index: u32) -> Vec<Record> {
-    let mut game = opening(engine, cfg.opening_plies, cfg.seed, index);
+    let mut game = opening::for_game(engine, cfg.opening_plies, cfg.seed, index);
     engine.new_game();
     let start_ply = game.moves().len();
     let mut quiet: Vec<(Position<R>, i16)> = Vec::new();

@@ -13,8 +13,9 @@
 
 use crate::game::Game;
 use crate::notation::parse_move;
-use crate::pdn::parse_pdn;
-use crate::play::match_runner::{opening_game, opening_moves_text, GameResult, MatchConfig};
+use crate::pdn::{parse_pdn, play_moves, RecordError};
+use crate::play::match_runner::{GameResult, MatchConfig};
+use crate::play::opening::{opening_game, opening_moves_text};
 use crate::rules::Rules;
 
 /// A tag value as the PDN writer stores it (double quotes become single ones).
@@ -105,11 +106,14 @@ pub fn games_from_pdn<R: Rules>(cfg: &MatchConfig, text: &str) -> Result<Vec<Gam
         {
             return Err(format!("{at} does not start with its opening's moves"));
         }
-        for (ply, m) in g.moves.iter().enumerate().skip(opening_plies) {
-            let mv = parse_move(game.position(), m)
-                .map_err(|e| format!("{at}: move {} ({m}) is not legal: {e}", ply + 1))?;
-            game.play(&mv);
-        }
+        play_moves(&mut game, &g.moves[opening_plies..], parse_move::<R>).map_err(|e| match e {
+            RecordError::Move {
+                number,
+                text,
+                reason,
+            } => format!("{at}: move {number} ({text}) is not legal: {reason}"),
+            other => format!("{at}: {other}"),
+        })?;
         let termination = tag("Termination")?.to_string();
         out.push(GameResult {
             index,

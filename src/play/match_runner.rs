@@ -2,12 +2,11 @@
 //! the runner, openings played twice with colours swapped, adjudication, PDN output,
 //! Elo with a 95% margin and the SPRT over game pairs.
 
-use crate::fen::{parse_fen, to_fen};
-use crate::game::{Game, Outcome};
-use crate::notation::move_text;
-use crate::pdn::PdnGame;
+use crate::game::Outcome;
+use crate::notation::{move_text, move_texts};
+use crate::pdn::{game_tags, PdnGame};
+use crate::play::opening::{opening_game, Opening};
 use crate::play::stats::{Sprt, Tally};
-use crate::position::Position;
 use crate::protocol::client::{Failure, HubClient};
 use crate::protocol::hubpos;
 use crate::rules::Rules;
@@ -146,75 +145,6 @@ impl std::str::FromStr for Adjudication {
     }
 }
 
-/// An opening: a start position and moves from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
-    /// A PDN FEN, or `None` for the variant's start position.
-    pub fen: Option<String>,
-    /// Moves played from it (any accepted notation).
-    pub moves: Vec<String>,
-}
-
-/// Reads an openings file: one opening per line, a PDN FEN (with `:`) optionally
-/// followed by moves, or moves from the start position; `#` starts a comment.
-pub fn read_openings<R: Rules>(text: &str) -> Result<Vec<Opening>, String> {
-    let mut out = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let mut words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-        let fen = if words[0].contains(':') {
-            Some(words.remove(0))
-        } else {
-            None
-        };
-        let o = Opening { fen, moves: words };
-        opening_game::<R>(&o).map_err(|e| format!("openings line {}: {e}", n + 1))?;
-        out.push(o);
-    }
-    if out.is_empty() {
-        return Err("the openings file has no opening".into());
-    }
-    Ok(out)
-}
-
-/// Random balanced openings (see [`crate::play::selfplay::openings`]).
-pub fn random_openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Opening> {
-    crate::play::selfplay::openings::<R>(count, plies, seed)
-        .into_iter()
-        .map(|g| {
-            let mut p = g.positions()[0];
-            let moves = g
-                .moves()
-                .iter()
-                .map(|m| {
-                    let t = move_text(&p, m);
-                    p = p.play(m);
-                    t
-                })
-                .collect();
-            Opening { fen: None, moves }
-        })
-        .collect()
-}
-
-/// The opening's game: its start position and moves played.
-pub fn opening_game<R: Rules>(o: &Opening) -> Result<Game<R>, String> {
-    let start = match &o.fen {
-        Some(f) => parse_fen::<R>(f).map_err(|e| e.to_string())?,
-        None => Position::start(),
-    };
-    let mut g = Game::new(start);
-    for (i, m) in o.moves.iter().enumerate() {
-        let mv = hubpos::parse_any_move(g.position(), m)
-            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
-        g.play(&mv);
-    }
-    Ok(g)
-}
-
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -319,18 +249,6 @@ pub fn result_token(white_score: f64) -> &'static str {
     }
 }
 
-/// The opening's moves as the PDN writes them (the `Opening` tag, space-separated).
-pub fn opening_moves_text<R: Rules>(o: &Opening) -> Result<String, String> {
-    let g = opening_game::<R>(o)?;
-    let mut p = g.positions()[0];
-    let mut texts = Vec::new();
-    for m in g.moves() {
-        texts.push(move_text(&p, m));
-        p = p.play(m);
-    }
-    Ok(texts.join(" "))
-}
-
 /// Plays one game; `clients` are the two engines' processes (started as needed).
 /// `None` when the match was interrupted before the game ended: it is abandoned.
 fn play_game<R: Rules>(
@@ -342,14 +260,7 @@ fn play_game<R: Rules>(
     let white = MatchConfig::white_of(index); // engine playing White
     let mut game = opening_game::<R>(opening).expect("openings are checked when read");
     let start = game.positions()[0];
-    let mut texts: Vec<String> = Vec::new();
-    {
-        let mut p = start;
-        for m in game.moves() {
-            texts.push(move_text(&p, m));
-            p = p.play(m);
-        }
-    }
+    let mut texts: Vec<String> = move_texts(&game);
     let engine_of = |c: Color| if c == Color::White { white } else { 1 - white };
     let clock_of = |i: usize| match cfg.engines[i].tc.unwrap_or(cfg.tc) {
         TimeControl::Clock { base, .. } => base,
@@ -361,21 +272,13 @@ fn play_game<R: Rules>(
     let opening_text = texts.join(" ");
     let interrupted = || cfg.interrupt.load(Ordering::Relaxed);
     let finish = |white_score: f64, termination: String, texts: Vec<String>| -> GameResult {
-        let mut tags = vec![
-            ("Event".to_string(), cfg.event.clone()),
-            ("Date".to_string(), today()),
-            ("Round".to_string(), (index + 1).to_string()),
-            ("White".to_string(), cfg.engines[white].name.clone()),
-            ("Black".to_string(), cfg.engines[1 - white].name.clone()),
-            ("Result".to_string(), result_token(white_score).to_string()),
-            ("Variant".to_string(), R::NAME.to_string()),
+        let players = [
+            cfg.engines[white].name.as_str(),
+            cfg.engines[1 - white].name.as_str(),
         ];
-        if R::NUMERIC_SQUARES {
-            tags.push(("GameType".to_string(), "21".to_string()));
-        }
-        if opening.fen.is_some() {
-            tags.push(("FEN".to_string(), to_fen(&start)));
-        }
+        let result = result_token(white_score);
+        let fen = opening.fen.is_some().then_some(&start);
+        let mut tags = game_tags::<R>(&cfg.event, Some(index + 1), players, result, fen);
         // What `--resume` checks against its command line.
         tags.push(("Opening".to_string(), opening_text.clone()));
         tags.push(("TimeControl".to_string(), cfg.tc.to_string()));
@@ -571,24 +474,6 @@ fn play_game<R: Rules>(
             }
         }
     }
-}
-
-pub(crate) fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
 }
 
 /// Runs a match. `previous` are games already played (a resumed match: see

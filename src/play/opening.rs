@@ -1,16 +1,21 @@
-//! Random balanced openings, shared by `dama selfplay`/`tune`/`match` (a list drawn from
-//! one seed) and `dama gen` (one opening per game number): random legal plies from the
-//! start, kept when the position is level.
+//! Openings, the one place for them: lines read from an openings file ([`Opening`],
+//! [`read_openings`]) and random balanced openings, shared by `dama selfplay`/`tune`/
+//! `match` (a list drawn from one seed: [`openings`], [`random_openings`]) and `dama gen`
+//! (one opening per game number: [`for_game`]): random legal plies from the start, kept
+//! when the position is level.
 
 use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::game::Game;
 use crate::movegen;
+use crate::notation::move_texts;
+use crate::pdn::read_game;
 use crate::position::Position;
+use crate::protocol::hubpos;
 use crate::rules::Rules;
 use crate::types::Color;
 use rand::rngs::StdRng;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 
 /// Score within which a shallow search must rate an opening (hundredths of a man).
 pub const EVEN: i32 = 40;
@@ -47,4 +52,103 @@ pub fn scores_even<R: Rules>(engine: &mut Engine<R>, game: &Game<R>) -> bool {
     engine.set_game(game.clone());
     let r = engine.search(&shallow, 1, &|_| {});
     r.lines.first().is_some_and(|l| l.score.abs() <= EVEN)
+}
+
+/// Random balanced openings: `plies` random legal plies from the start, kept when the
+/// material is level, no capture is pending and a shallow (depth 4) search scores the
+/// position within 0.4 men of equal.
+pub fn openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Game<R>> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut engine = Engine::<R>::new(1, 1);
+    let mut out = Vec::with_capacity(count);
+    let mut tries = 0;
+    while out.len() < count && tries < count * 1000 {
+        tries += 1;
+        let Some(game) = random_line::<R>(&mut rng, plies) else {
+            continue;
+        };
+        if is_level(game.position()) && scores_even(&mut engine, &game) {
+            out.push(game);
+        }
+    }
+    out
+}
+
+/// A random balanced opening for game `index`: `plies` random legal plies, kept when the
+/// material is level, no capture is pending and a depth-4 search scores it within 0.4
+/// men of equal (after 200 tries, the first legal one is taken).
+pub fn for_game<R: Rules>(engine: &mut Engine<R>, plies: usize, seed: u64, index: u32) -> Game<R> {
+    let mut rng =
+        StdRng::seed_from_u64(seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut fallback = None;
+    for _ in 0..200 {
+        let Some(game) = random_line::<R>(&mut rng, plies) else {
+            continue;
+        };
+        if !is_level(game.position()) {
+            fallback.get_or_insert(game);
+            continue;
+        }
+        if scores_even(engine, &game) {
+            return game;
+        }
+        fallback.get_or_insert(game);
+    }
+    fallback.unwrap_or_else(|| Game::new(Position::<R>::start()))
+}
+
+/// An opening: a start position and moves from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// A PDN FEN, or `None` for the variant's start position.
+    pub fen: Option<String>,
+    /// Moves played from it (any accepted notation).
+    pub moves: Vec<String>,
+}
+
+/// Reads an openings file: one opening per line, a PDN FEN (with `:`) optionally
+/// followed by moves, or moves from the start position; `#` starts a comment.
+pub fn read_openings<R: Rules>(text: &str) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        let fen = if words[0].contains(':') {
+            Some(words.remove(0))
+        } else {
+            None
+        };
+        let o = Opening { fen, moves: words };
+        opening_game::<R>(&o).map_err(|e| format!("openings line {}: {e}", n + 1))?;
+        out.push(o);
+    }
+    if out.is_empty() {
+        return Err("the openings file has no opening".into());
+    }
+    Ok(out)
+}
+
+/// Random balanced openings as [`Opening`]s (see [`openings`]).
+pub fn random_openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Opening> {
+    openings::<R>(count, plies, seed)
+        .into_iter()
+        .map(|g| Opening {
+            fen: None,
+            moves: move_texts(&g),
+        })
+        .collect()
+}
+
+/// The opening's game: its start position and moves played (any notation the Hub
+/// accepts).
+pub fn opening_game<R: Rules>(o: &Opening) -> Result<Game<R>, String> {
+    read_game(o.fen.as_deref(), &o.moves, hubpos::parse_any_move::<R>).map_err(|e| e.to_string())
+}
+
+/// The opening's moves as the PDN writes them (the `Opening` tag, space-separated).
+pub fn opening_moves_text<R: Rules>(o: &Opening) -> Result<String, String> {
+    Ok(move_texts(&opening_game::<R>(o)?).join(" "))
 }

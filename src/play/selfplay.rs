@@ -7,12 +7,9 @@ use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::eval::classic::Weights;
 use crate::game::{Game, Outcome};
-use crate::play::opening::{is_level, random_line, scores_even};
 use crate::play::stats::Tally;
 use crate::rules::Rules;
 use crate::types::Color;
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -49,26 +46,6 @@ pub struct Record<R: Rules> {
     pub white_score: f64,
     /// Why it ended.
     pub ending: Ending,
-}
-
-/// Random balanced openings: `plies` random legal plies from the start, kept when the
-/// material is level, no capture is pending and a shallow (depth 4) search scores the
-/// position within 0.4 men of equal.
-pub fn openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Game<R>> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut engine = Engine::<R>::new(1, 1);
-    let mut out = Vec::with_capacity(count);
-    let mut tries = 0;
-    while out.len() < count && tries < count * 1000 {
-        tries += 1;
-        let Some(game) = random_line::<R>(&mut rng, plies) else {
-            continue;
-        };
-        if is_level(game.position()) && scores_even(&mut engine, &game) {
-            out.push(game);
-        }
-    }
-    out
 }
 
 /// An engine set up as `p`.

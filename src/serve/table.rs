@@ -9,12 +9,13 @@ use crate::egdb::{Tables, Value as DbValue};
 use crate::engine::search::{Info, Shared};
 use crate::engine::time::Limits;
 use crate::engine::Engine;
-use crate::fen::{parse_fen, to_fen};
+use crate::fen::to_fen;
 use crate::game::{Game, Outcome};
 use crate::movegen;
 use crate::moves::Move;
 use crate::notation::{move_path, move_text, parse_move, square_name};
 use crate::pdn::{parse_pdn, PdnGame};
+use crate::pdn::{read_game, RecordError};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::{Color, Square};
@@ -99,36 +100,10 @@ pub fn pdn_variant(text: &str) -> Option<Variant> {
 /// The game of a PDN text (its first game): the `FEN` tag or the start position, and
 /// its moves read in the variant's notation.
 pub fn game_from_pdn<R: Rules>(text: &str) -> Result<Game<R>, String> {
-    let g: PdnGame = parse_pdn(text)
-        .into_iter()
-        .next()
-        .ok_or("no game in the PDN text")?;
-    let start = match g.tag("FEN") {
-        Some(f) => parse_fen::<R>(f).map_err(|e| format!("the FEN tag: {e}"))?,
-        None => Position::start(),
-    };
-    play_moves(start, g.moves.iter().map(String::as_str))
-}
-
-/// The game from `start` through `moves` (the variant's notation); the error names the
-/// move that is not legal or that comes after the end of the game.
-fn play_moves<'a, R: Rules>(
-    start: Position<R>,
-    moves: impl IntoIterator<Item = &'a str>,
-) -> Result<Game<R>, String> {
-    let mut game = Game::new(start);
-    for (i, text) in moves.into_iter().enumerate() {
-        if game.outcome().is_some() {
-            return Err(format!(
-                "move {} ({text}) comes after the end of the game",
-                i + 1
-            ));
-        }
-        let mv = parse_move(game.position(), text)
-            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
-        game.play(&mv);
-    }
-    Ok(game)
+    crate::pdn::read_pdn_game::<R>(text).map_err(|e| match e {
+        RecordError::Fen(e) => format!("the FEN tag: {e}"),
+        other => other.to_string(),
+    })
 }
 
 /// How long the engine thinks, per move.
@@ -181,11 +156,12 @@ impl<R: Rules> GameTable<R> {
 
     /// Sets the game: `fen` (or the start) and then `moves`.
     pub fn load(&mut self, fen: Option<&str>, moves: Option<&str>) -> Result<(), String> {
-        let start = match fen.map(str::trim).filter(|f| !f.is_empty()) {
-            Some(f) => parse_fen::<R>(f).map_err(|e| format!("bad FEN: {e}"))?,
-            None => Position::start(),
-        };
-        let game = play_moves(start, moves.unwrap_or("").split_whitespace())?;
+        let fen = fen.map(str::trim).filter(|f| !f.is_empty());
+        let moves = moves.unwrap_or("").split_whitespace();
+        let game = read_game(fen, moves, parse_move::<R>).map_err(|e| match e {
+            RecordError::Fen(e) => format!("bad FEN: {e}"),
+            other => other.to_string(),
+        })?;
         self.set_game(game);
         Ok(())
     }
@@ -232,10 +208,7 @@ impl<R: Rules> GameTable<R> {
             }
             g
         };
-        let mut moves = Vec::new();
-        for (i, mv) in full.moves().iter().enumerate() {
-            moves.push(move_text(&full.positions()[i], mv));
-        }
+        let moves = crate::notation::move_texts(&full);
         let result = match full.outcome() {
             Some(o) => match o.winner() {
                 Some(Color::White) => "1-0",
@@ -251,20 +224,9 @@ impl<R: Rules> GameTable<R> {
                 "human"
             }
         };
-        let mut tags = vec![
-            ("Event".to_string(), "dama serve".to_string()),
-            ("Date".to_string(), crate::play::match_runner::today()),
-            ("White".to_string(), name(Color::White).to_string()),
-            ("Black".to_string(), name(Color::Black).to_string()),
-            ("Result".to_string(), result.to_string()),
-            ("Variant".to_string(), R::NAME.to_string()),
-        ];
-        if R::NUMERIC_SQUARES {
-            tags.push(("GameType".to_string(), "21".to_string()));
-        }
-        if self.start != Position::start() {
-            tags.push(("FEN".to_string(), to_fen(&self.start)));
-        }
+        let fen = (self.start != Position::start()).then_some(&self.start);
+        let players = [name(Color::White), name(Color::Black)];
+        let tags = crate::pdn::game_tags("dama serve", None, players, result, fen);
         PdnGame {
             tags,
             moves,
