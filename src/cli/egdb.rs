@@ -347,8 +347,7 @@ fn verify<R: Rules>(a: &VerifyArgs) -> Result<i32, String> {
 }
 
 fn convert<R: Rules>(a: &ConvertArgs) -> Result<i32, String> {
-    use crate::play::conversion::{play_out, won_positions, Playout};
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use crate::play::conversion::{play_all, won_positions, Playout};
     let dir = a.dir.clone().unwrap_or_else(default_dir);
     let tables = std::sync::Arc::new(Tables::<R>::open(&dir));
     if tables.is_empty() {
@@ -376,48 +375,18 @@ fn convert<R: Rules>(a: &ConvertArgs) -> Result<i32, String> {
         a.movetime,
         if a.without { "without" } else { "with" }
     );
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Playout>>> = Mutex::new(vec![None; positions.len()]);
     let progress = Progress::new("convert", positions.len() as u64, 10);
-    let done = AtomicUsize::new(0);
-    let error: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..a.concurrency {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= positions.len() {
-                    break;
-                }
-                match play_out(
-                    positions[i],
-                    &limits,
-                    egdb.clone(),
-                    Some(&tables),
-                    a.max_plies,
-                ) {
-                    Ok(p) => {
-                        results.lock().expect("results")[i] = Some(p);
-                        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        progress.update(d as u64, "");
-                    }
-                    Err(e) => {
-                        *error.lock().expect("error") = Some(e);
-                        break;
-                    }
-                }
-            });
-        }
-    });
+    let results = play_all(
+        &positions,
+        &limits,
+        egdb,
+        &tables,
+        a.max_plies,
+        a.concurrency as usize,
+        &|done| progress.update(done as u64, ""),
+    );
     progress.finish();
-    if let Some(e) = error.into_inner().expect("error") {
-        return Err(e);
-    }
-    let results: Vec<Playout> = results
-        .into_inner()
-        .expect("results")
-        .into_iter()
-        .flatten()
-        .collect();
+    let results = results?;
     for (p, r) in positions.iter().zip(&results) {
         if !r.won {
             let how = match r.outcome {

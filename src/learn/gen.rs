@@ -84,42 +84,37 @@ pub fn run<R: Rules>(
     progress: &(dyn Fn(usize, usize) + Sync),
     stop: &std::sync::atomic::AtomicBool,
 ) -> Result<usize, String> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use crate::play::pool::{self, Flow};
+    use std::sync::atomic::Ordering;
     use std::sync::Mutex;
-    let next = AtomicUsize::new(0);
     let out = Mutex::new((writer, 0usize, 0usize, None::<String>));
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1).min(todo.len().max(1)) {
-            scope.spawn(|| {
-                let mut engine = match Engine::<R>::try_new(16, 1) {
-                    Ok(e) => e,
-                    Err(e) => {
-                        out.lock().expect("writer").3.get_or_insert(e);
-                        return;
-                    }
-                };
-                engine.set_evaluation(cfg.evaluation.clone());
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = todo.get(i) else { break };
-                    let records = play_game(&mut engine, cfg, index);
-                    let mut o = out.lock().expect("writer");
-                    if o.3.is_some() {
-                        break;
-                    }
-                    if let Err(e) = o.0.write_game(&records) {
-                        o.3 = Some(format!("writing the data: {e}"));
-                        break;
-                    }
-                    o.1 += 1;
-                    o.2 += records.len();
-                    progress(o.1, o.2);
-                }
-            });
+    let engine = || match Engine::<R>::try_new(16, 1) {
+        Ok(mut e) => {
+            e.set_evaluation(cfg.evaluation.clone());
+            Some(e)
         }
+        Err(e) => {
+            out.lock().expect("writer").3.get_or_insert(e);
+            None
+        }
+    };
+    pool::run(threads, todo.len(), engine, |engine, i| {
+        if stop.load(Ordering::Relaxed) {
+            return Flow::Stop;
+        }
+        let records = play_game(engine, cfg, todo[i]);
+        let mut o = out.lock().expect("writer");
+        if o.3.is_some() {
+            return Flow::Stop;
+        }
+        if let Err(e) = o.0.write_game(&records) {
+            o.3 = Some(format!("writing the data: {e}"));
+            return Flow::Stop;
+        }
+        o.1 += 1;
+        o.2 += records.len();
+        progress(o.1, o.2);
+        Flow::Next
     });
     let (_, _, positions, err) = out.into_inner().expect("writer");
     match err {

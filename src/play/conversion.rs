@@ -10,11 +10,13 @@ use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::game::{Game, Outcome};
 use crate::movegen;
+use crate::play::pool::{self, Flow};
 use crate::position::Position;
 use crate::rules::Rules;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// `count` positions drawn at random (fixed `seed`) from the slices of exactly `pieces`
 /// pieces, each won for the side to move and without a capture pending.
@@ -131,4 +133,46 @@ pub fn play_out<R: Rules>(
         game.play(&mv);
         plies += 1;
     }
+}
+
+/// Plays out every position of `positions` as [`play_out`] does, on `concurrency`
+/// workers of the [`pool`](crate::play::pool); `progress` sees the number played out
+/// after each. The playouts in the order of `positions`, or the first error.
+pub fn play_all<R: Rules>(
+    positions: &[Position<R>],
+    limits: &Limits,
+    egdb: Option<Arc<Tables<R>>>,
+    judge: &Tables<R>,
+    max_plies: u32,
+    concurrency: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Playout>, String> {
+    let results: Mutex<Vec<Option<Playout>>> = Mutex::new(vec![None; positions.len()]);
+    let done = AtomicUsize::new(0);
+    let error: Mutex<Option<String>> = Mutex::new(None);
+    pool::run(
+        concurrency,
+        positions.len(),
+        || Some(()),
+        |_, i| match play_out(positions[i], limits, egdb.clone(), Some(judge), max_plies) {
+            Ok(p) => {
+                results.lock().expect("results")[i] = Some(p);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                Flow::Next
+            }
+            Err(e) => {
+                *error.lock().expect("error") = Some(e);
+                Flow::Stop
+            }
+        },
+    );
+    if let Some(e) = error.into_inner().expect("error") {
+        return Err(e);
+    }
+    Ok(results
+        .into_inner()
+        .expect("results")
+        .into_iter()
+        .flatten()
+        .collect())
 }

@@ -6,13 +6,14 @@ use crate::game::Outcome;
 use crate::notation::{move_text, move_texts};
 use crate::pdn::{game_tags, PdnGame};
 use crate::play::opening::{opening_game, Opening};
+use crate::play::pool::{self, Flow};
 use crate::play::stats::{Sprt, Tally};
 use crate::protocol::client::{Failure, HubClient};
 use crate::protocol::hubpos;
 use crate::rules::Rules;
 use crate::types::Color;
 use dashmap::DashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -476,6 +477,18 @@ fn play_game<R: Rules>(
     }
 }
 
+/// A worker's two engine processes, started as needed; told to quit (and killed if they
+/// hang) when the worker ends.
+struct Clients([Option<HubClient>; 2]);
+
+impl Drop for Clients {
+    fn drop(&mut self) {
+        for c in self.0.iter_mut().filter_map(Option::take) {
+            c.quit();
+        }
+    }
+}
+
 /// Runs a match. `previous` are games already played (a resumed match: see
 /// [`crate::play::match_resume`]); they count in the tally and are not played again, and the
 /// games missing from their pairs are played with the pair's opening and colours, so
@@ -495,7 +508,6 @@ pub fn run<R: Rules>(
         results.insert(g.index, g);
     }
     let todo: Vec<usize> = (0..total).filter(|i| !results.contains_key(i)).collect();
-    let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let error: Mutex<Option<String>> = Mutex::new(None);
     let report_lock = Mutex::new(());
@@ -534,39 +546,32 @@ pub fn run<R: Rules>(
     {
         stop.store(true, Ordering::Relaxed);
     }
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.clamp(1, todo.len().max(1)) {
-            scope.spawn(|| {
-                let mut clients: [Option<HubClient>; 2] = [None, None];
-                loop {
-                    if stop.load(Ordering::Relaxed) || cfg.interrupt.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
-                    let Some(g) = play_game::<R>(cfg, i, &mut clients) else {
-                        break; // interrupted: the game is abandoned
-                    };
-                    let _guard = report_lock.lock();
-                    results.insert(i, g.clone());
-                    let r = summarize(&results);
-                    if !cfg.play_all && r.sprt.and_then(|s| s.decision()).is_some() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    if let Err(e) = on_game(&g, &r) {
-                        if let Ok(mut slot) = error.lock() {
-                            slot.get_or_insert(e);
-                        }
-                        stop.store(true, Ordering::Relaxed);
-                        cfg.interrupt.store(true, Ordering::Relaxed);
-                    }
-                }
-                // Told to quit, killed if they hang.
-                for c in clients.into_iter().flatten() {
-                    c.quit();
-                }
-            });
+    let clients = || Some(Clients([None, None]));
+    pool::run(cfg.concurrency, todo.len(), clients, |clients, job| {
+        if stop.load(Ordering::Relaxed) || cfg.interrupt.load(Ordering::Relaxed) {
+            return Flow::Stop;
+        }
+        let i = todo[job];
+        let Some(g) = play_game::<R>(cfg, i, &mut clients.0) else {
+            return Flow::Stop; // interrupted: the game is abandoned
+        };
+        let _guard = report_lock.lock();
+        results.insert(i, g.clone());
+        let r = summarize(&results);
+        if !cfg.play_all && r.sprt.and_then(|s| s.decision()).is_some() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        if let Err(e) = on_game(&g, &r) {
+            if let Ok(mut slot) = error.lock() {
+                slot.get_or_insert(e);
+            }
+            stop.store(true, Ordering::Relaxed);
+            cfg.interrupt.store(true, Ordering::Relaxed);
+        }
+        if stop.load(Ordering::Relaxed) {
+            Flow::Stop
+        } else {
+            Flow::Next
         }
     });
     summarize(&results)

@@ -1,11 +1,12 @@
 //! Games between engines: openings ([`opening`]), in-process self-play ([`selfplay`]),
 //! matches against Hub engines ([`match_runner`]) and their resumption
-//! ([`match_resume`]), match statistics ([`stats`]), and endgame-database conversion runs
-//! ([`conversion`]).
+//! ([`match_resume`]), match statistics ([`stats`]), endgame-database conversion runs
+//! ([`conversion`]), and the one worker pool they all play their games on ([`pool`]).
 
 pub mod conversion;
 pub mod match_resume;
 pub mod match_runner;
 pub mod opening;
+pub mod pool;
 pub mod selfplay;
 pub mod stats;

@@ -7,10 +7,10 @@ use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::eval::classic::Weights;
 use crate::game::{Game, Outcome};
+use crate::play::pool::{self, Flow};
 use crate::play::stats::Tally;
 use crate::rules::Rules;
 use crate::types::Color;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// One side's settings.
@@ -117,29 +117,22 @@ pub fn run_match<R: Rules>(
     progress: &(dyn Fn(usize, usize, &Tally) + Sync),
 ) -> (Tally, Vec<Record<R>>) {
     let tally = Mutex::new(Tally::default());
-    let next = AtomicUsize::new(0);
     let total = openings.len() * 2;
     let results: Mutex<Vec<(usize, [Record<R>; 2])>> = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..concurrency.max(1).min(openings.len().max(1)) {
-            scope.spawn(|| {
-                let (mut ea, mut eb) = (engine_for::<R>(a), engine_for::<R>(b));
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(op) = openings.get(i) else { break };
-                    let first = play(op, a, b, [&mut ea, &mut eb], max_plies);
-                    let second = play(op, b, a, [&mut eb, &mut ea], max_plies);
-                    let (s1, s2) = (first.white_score, 1.0 - second.white_score);
-                    let mut res = results.lock().expect("results");
-                    res.push((i, [first, second]));
-                    let mut t = tally.lock().expect("tally");
-                    t.add_game(s1);
-                    t.add_game(s2);
-                    t.add_pair(s1 + s2);
-                    progress(res.len() * 2, total, &t);
-                }
-            });
-        }
+    let engines = || Some((engine_for::<R>(a), engine_for::<R>(b)));
+    pool::run(concurrency, openings.len(), engines, |(ea, eb), i| {
+        let op = &openings[i];
+        let first = play(op, a, b, [ea, eb], max_plies);
+        let second = play(op, b, a, [eb, ea], max_plies);
+        let (s1, s2) = (first.white_score, 1.0 - second.white_score);
+        let mut res = results.lock().expect("results");
+        res.push((i, [first, second]));
+        let mut t = tally.lock().expect("tally");
+        t.add_game(s1);
+        t.add_game(s2);
+        t.add_pair(s1 + s2);
+        progress(res.len() * 2, total, &t);
+        Flow::Next
     });
     let mut res = results.into_inner().expect("results");
     res.sort_by_key(|(i, _)| *i);
