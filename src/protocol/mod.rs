@@ -1,10 +1,13 @@
 //! The Hub-compatible text protocol (see `protocol.md`): a reader thread turns stdin
-//! into lines, the loop parses them ([`syntax`]) and runs them, one writer prints the
-//! replies. A search runs on its own thread and reports through the same writer; while
-//! it runs only `ping`, `ponder-hit` and `stop` leave it alone.
+//! into lines, the loop parses each into a [`Command`] ([`command`], on the line syntax
+//! of [`syntax`]) and runs it, one writer prints the replies. The parameters are one
+//! table, [`params::PARAMS`]. A search runs on its own thread and reports through the
+//! same writer; while it runs only `ping`, `ponder-hit` and `stop` leave it alone.
 
 pub mod client;
+pub mod command;
 pub mod hubpos;
+pub mod params;
 pub mod syntax;
 
 use crate::engine::search::{Info, Shared};
@@ -20,13 +23,16 @@ use crate::rules::Rules;
 use crate::types::Score;
 use crate::variant::Variant;
 use crate::with_variant;
+use command::{parse_command, Command, Error, Mode, Start};
+pub use params::{MoveFormat, Params};
+use params::{Param, Rebuild, Value};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use syntax::{parse_line, quote, Line};
+use syntax::quote;
 
 /// Longest input line accepted, in bytes.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -59,56 +65,6 @@ impl Out {
     }
 }
 
-/// How the engine writes its moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveFormat {
-    /// `from-to` or `from x to x captured ...` (captured in ascending reading order).
-    Hub,
-    /// docs/rules.md N2: origin and landing squares.
-    Path,
-}
-
-/// The engine parameters.
-#[derive(Clone, Debug)]
-pub struct Params {
-    /// The rule set.
-    pub variant: Variant,
-    /// Search threads.
-    pub threads: usize,
-    /// Table size in MiB.
-    pub hash: usize,
-    /// Whether the GUI may ask for pondering (informational).
-    pub ponder: bool,
-    /// Lines of play in analysis.
-    pub multipv: usize,
-    /// How moves are written.
-    pub format: MoveFormat,
-    /// The evaluation: `default` (the shipped network when the variant has one, else
-    /// classic), `classic`, `nn`, or the path of a model file.
-    pub evaluation: String,
-    /// The endgame-database directory (`egdb-path`; at first, and when set empty, the
-    /// default directory, [`crate::egdb::default_dir`]).
-    pub egdb_path: String,
-    /// Probe the databases for positions of at most this many pieces (0: never).
-    pub egdb_pieces: u32,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            variant: Variant::English,
-            threads: 1,
-            hash: 64,
-            ponder: false,
-            multipv: 1,
-            format: MoveFormat::Hub,
-            evaluation: "default".to_string(),
-            egdb_path: crate::egdb::default_dir().display().to_string(),
-            egdb_pieces: 8,
-        }
-    }
-}
-
 /// A search in progress.
 struct Running {
     handle: JoinHandle<()>,
@@ -126,18 +82,10 @@ impl Running {
     }
 }
 
-/// What a `go` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    Think,
-    Ponder,
-    Analyze,
-}
-
 /// The variant-specific half of the protocol: the game and the engine of one rules
 /// type. The variant is chosen once, when the session is made.
 trait Session: Send {
-    fn set_position(&mut self, line: &Line) -> Result<(), String>;
+    fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), String>;
     fn new_game(&mut self);
     fn legal(&self, format: MoveFormat) -> String;
     fn perft(&self, depth: u32) -> String;
@@ -262,28 +210,17 @@ impl<R: Rules> Session for VariantSession<R> {
         self.egdb_summary.clone()
     }
 
-    fn set_position(&mut self, line: &Line) -> Result<(), String> {
-        let start = if let Some(f) = line.get("fen") {
-            parse_fen::<R>(f).map_err(|e| e.to_string())?
-        } else if let Some(p) = line.get("pos") {
-            if p.contains(':') {
-                parse_fen::<R>(p).map_err(|e| e.to_string())?
-            } else {
+    fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), String> {
+        let start = match start {
+            Start::Fen(f) => parse_fen::<R>(f).map_err(|e| e.to_string())?,
+            Start::Hub(p) => {
                 hubpos::parse_hub::<R>(p).map_err(|e| format!("bad Hub position: {e}"))?
             }
-        } else if line.has("start") {
-            Position::start()
-        } else {
-            return Err("pos needs start, pos=<position> or fen=<FEN>".into());
+            Start::Initial => Position::start(),
         };
         let mut game = Game::new(start);
         let mut result = Ok(());
-        for (ply, text) in line
-            .get("moves")
-            .unwrap_or("")
-            .split_whitespace()
-            .enumerate()
-        {
+        for (ply, text) in moves.iter().enumerate() {
             match hubpos::parse_any_move(game.position(), text) {
                 Ok(mv) => {
                     game.play(&mv);
@@ -499,21 +436,6 @@ enum Flow {
     Quit,
 }
 
-fn seconds(name: &str, v: &str) -> Result<Duration, String> {
-    let s: f64 = v
-        .parse()
-        .map_err(|_| format!("{name} '{v}' is not a number of seconds"))?;
-    if !(0.0..=1e7).contains(&s) {
-        return Err(format!("{name} {v} is out of range"));
-    }
-    Ok(Duration::from_secs_f64(s))
-}
-
-fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, String> {
-    v.parse()
-        .map_err(|_| format!("{name} '{v}' is not a valid number"))
-}
-
 impl Hub {
     fn new(out: Out) -> Hub {
         let params = Params::default();
@@ -546,35 +468,36 @@ impl Hub {
     }
 
     fn handle(&mut self, text: &str) -> Flow {
-        let line = match parse_line(text) {
-            Ok(Some(l)) => l,
+        let command = match parse_command(text) {
+            Ok(Some(c)) => Ok(c),
             Ok(None) => return Flow::Continue,
-            Err(e) => {
+            Err(Error::Syntax(e)) => {
                 self.out.error(&e);
                 return Flow::Continue;
             }
+            Err(Error::Invalid(e)) => Err(e),
         };
         if self.searching() {
-            match line.command.as_str() {
-                "ping" => {
+            match command {
+                Ok(Command::Ping) => {
                     self.out.line("pong");
                     return Flow::Continue;
                 }
-                "stop" => {
+                Ok(Command::Stop) => {
                     if let Some(r) = &self.running {
                         r.stop.stop.store(true, Ordering::Relaxed);
                     }
                     return Flow::Continue;
                 }
-                "ponder-hit" => {
+                Ok(Command::PonderHit) => {
                     self.ponder_hit();
                     return Flow::Continue;
                 }
-                "quit" => return Flow::Quit,
+                Ok(Command::Quit) => return Flow::Quit,
                 _ => self.stop_search(),
             }
         }
-        match self.run(&line) {
+        match command.and_then(|c| self.run(c)) {
             Ok(flow) => flow,
             Err(e) => {
                 self.out.error(&e);
@@ -603,23 +526,26 @@ impl Hub {
         }
     }
 
-    fn run(&mut self, line: &Line) -> Result<Flow, String> {
-        match line.command.as_str() {
-            "hub" => self.hello(),
-            "set-param" => self.set_param(line)?,
-            "init" => {
+    fn run(&mut self, command: Command) -> Result<Flow, String> {
+        match command {
+            Command::Hub => self.hello(),
+            Command::SetParam { param, value } => self.set_param(param, value)?,
+            Command::Init => {
                 if let Some(s) = self.session.egdb_summary() {
                     self.out.line(&format!("info egdb-found={}", quote(&s)));
                 }
                 self.out.line("ready")
             }
-            "new-game" => self.session.new_game(),
-            "ping" => self.out.line("pong"),
-            "quit" => return Ok(Flow::Quit),
-            "stop" | "ponder-hit" => {} // nothing is running
-            "pos" => {
-                if let Some(v) = line.get("variant") {
-                    let v: Variant = v.parse()?;
+            Command::NewGame => self.session.new_game(),
+            Command::Ping => self.out.line("pong"),
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Stop | Command::PonderHit => {} // nothing is running
+            Command::Pos {
+                variant,
+                start,
+                moves,
+            } => {
+                if let Some(v) = variant {
                     if v != self.params.variant {
                         self.apply(Params {
                             variant: v,
@@ -627,13 +553,16 @@ impl Hub {
                         })?;
                     }
                 }
-                self.session.set_position(line)?;
+                self.session.set_position(&start?, &moves)?;
             }
-            "level" => self.level(line)?,
-            "go" => self.go(line)?,
-            "legal" => self.out.line(&self.session.legal(self.params.format)),
-            "perft" => {
-                let d: u32 = number("depth", line.get("depth").ok_or("perft needs depth=D")?)?;
+            Command::Level(fields) => {
+                for f in fields {
+                    f.apply(&mut self.levels);
+                }
+            }
+            Command::Go(mode) => self.go(mode),
+            Command::Legal => self.out.line(&self.session.legal(self.params.format)),
+            Command::Perft { depth: d } => {
                 // A few seconds at most, so that the loop stays responsive.
                 let max = match self.params.variant {
                     Variant::Dameo => 6,
@@ -648,151 +577,34 @@ impl Hub {
                 }
                 self.out.line(&self.session.perft(d));
             }
-            "show" => self.out.line(&self.session.show()),
-            "eval" => self.out.line(&self.session.eval()),
-            other => {
-                return Err(format!(
-                    "unknown command '{}'",
-                    other.chars().take(40).collect::<String>()
-                ))
-            }
+            Command::Show => self.out.line(&self.session.show()),
+            Command::Eval => self.out.line(&self.session.eval()),
         }
         Ok(Flow::Continue)
     }
 
     fn hello(&self) {
-        let p = &self.params;
-        let o = &self.out;
-        o.line(&format!(
+        self.out.line(&format!(
             "id name=dama version={} author={}",
             env!("CARGO_PKG_VERSION"),
             quote("the dama developers")
         ));
-        o.line(&format!(
-            "param name=variant value={} type=enum values={}",
-            p.variant,
-            quote("dameo croda scandinavian boyer-parton english")
-        ));
-        o.line(&format!(
-            "param name=threads value={} type=int min=1 max=256",
-            p.threads
-        ));
-        o.line(&format!(
-            "param name=hash value={} type=int min=1 max=16384",
-            p.hash
-        ));
-        o.line(&format!("param name=ponder value={} type=bool", p.ponder));
-        o.line(&format!(
-            "param name=multipv value={} type=int min=1 max=64",
-            p.multipv
-        ));
-        o.line(&format!(
-            "param name=move-format value={} type=enum values={}",
-            match p.format {
-                MoveFormat::Hub => "hub",
-                MoveFormat::Path => "path",
-            },
-            quote("hub path")
-        ));
-        o.line(&format!(
-            "param name=evaluation value={} type=string",
-            quote(&p.evaluation)
-        ));
-        o.line(&format!(
-            "param name=egdb-path value={} type=string",
-            quote(&p.egdb_path)
-        ));
-        o.line(&format!(
-            "param name=egdb-pieces value={} type=int min=0 max=8",
-            p.egdb_pieces
-        ));
-        o.line("wait");
+        for p in &params::PARAMS {
+            self.out.line(&p.hub_line(&self.params));
+        }
+        self.out.line("wait");
     }
 
-    fn set_param(&mut self, line: &Line) -> Result<(), String> {
-        let name = line.get("name").ok_or("set-param needs name=<parameter>")?;
-        let value = raw_value(line).ok_or("set-param needs value=<value>")?;
-        let value = value.as_str();
-        match name {
-            "variant" => {
-                let v: Variant = value.parse()?;
-                if v != self.params.variant {
-                    self.apply(Params {
-                        variant: v,
-                        ..self.params.clone()
-                    })?;
-                }
-            }
-            "threads" => {
-                let n: usize = number("threads", value)?;
-                if !(1..=256).contains(&n) {
-                    return Err(format!("threads {n} is out of range 1-256"));
-                }
-                self.apply(Params {
-                    threads: n,
-                    ..self.params.clone()
-                })?;
-            }
-            "hash" => {
-                let n: usize = number("hash", value)?;
-                if !(1..=16384).contains(&n) {
-                    return Err(format!("hash {n} is out of range 1-16384 (MiB)"));
-                }
-                self.apply(Params {
-                    hash: n,
-                    ..self.params.clone()
-                })?;
-            }
-            "ponder" => {
-                self.params.ponder = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("ponder={value} must be true or false")),
-                }
-            }
-            "multipv" => {
-                let n: usize = number("multipv", value)?;
-                if !(1..=64).contains(&n) {
-                    return Err(format!("multipv={n} is out of range 1-64"));
-                }
-                self.params.multipv = n;
-            }
-            "move-format" => {
-                self.params.format = match value {
-                    "hub" => MoveFormat::Hub,
-                    "path" => MoveFormat::Path,
-                    _ => return Err(format!("move-format={value} must be hub or path")),
-                }
-            }
-            "evaluation" => {
-                if value != self.params.evaluation {
-                    self.apply(Params {
-                        evaluation: value.to_string(),
-                        ..self.params.clone()
-                    })?;
-                }
-            }
-            "egdb-path" => {
-                if value != self.params.egdb_path {
-                    self.apply(Params {
-                        egdb_path: value.to_string(),
-                        ..self.params.clone()
-                    })?;
-                }
-            }
-            "egdb-pieces" => {
-                let n: u32 = number("egdb-pieces", value)?;
-                if n > 8 {
-                    return Err(format!("egdb-pieces {n} is out of range 0-8"));
-                }
-                if n != self.params.egdb_pieces {
-                    self.apply(Params {
-                        egdb_pieces: n,
-                        ..self.params.clone()
-                    })?;
-                }
-            }
-            other => return Err(format!("unknown parameter '{other}'")),
+    /// `set-param`: stores the checked value, making a new session when the parameter
+    /// asks for one.
+    fn set_param(&mut self, param: &Param, value: Value) -> Result<(), String> {
+        let mut next = self.params.clone();
+        (param.set)(&mut next, value);
+        match param.rebuild {
+            Rebuild::Never => self.params = next,
+            Rebuild::Always => self.apply(next)?,
+            Rebuild::WhenChanged if next != self.params => self.apply(next)?,
+            Rebuild::WhenChanged => {}
         }
         Ok(())
     }
@@ -804,35 +616,7 @@ impl Hub {
         Ok(())
     }
 
-    fn level(&mut self, line: &Line) -> Result<(), String> {
-        let mut l = self.levels.clone();
-        for (name, value) in &line.args {
-            let v = value.as_deref().unwrap_or("");
-            match name.as_str() {
-                "depth" => l.depth = Some(number::<u32>("depth", v)?.clamp(1, 100)),
-                "nodes" => l.nodes = Some(number("nodes", v)?),
-                "move-time" => l.movetime = Some(seconds("move-time", v)?),
-                "time" => l.time = Some(seconds("time", v)?),
-                "inc" => l.increment = Some(seconds("inc", v)?),
-                "moves" => l.moves_to_go = Some(number("moves", v)?),
-                "infinite" => l.infinite = true,
-                _ => {} // unknown arguments are ignored
-            }
-        }
-        self.levels = l;
-        Ok(())
-    }
-
-    fn go(&mut self, line: &Line) -> Result<(), String> {
-        let mode = if line.has("ponder") {
-            Mode::Ponder
-        } else if line.has("analyze") || line.has("analyse") {
-            Mode::Analyze
-        } else if line.has("think") || line.args.is_empty() {
-            Mode::Think
-        } else {
-            return Err("go needs think, ponder or analyze".into());
-        };
+    fn go(&mut self, mode: Mode) {
         let mut limits = std::mem::take(&mut self.levels);
         let unlimited = limits.depth.is_none()
             && limits.nodes.is_none()
@@ -853,23 +637,7 @@ impl Hub {
             }
         }
         self.running = self.session.go(mode, limits, &self.params, &self.out);
-        Ok(())
     }
-}
-
-/// The value of `value=`, tolerating an unquoted value of several words (the rest of
-/// the line after `value=`).
-fn raw_value(line: &Line) -> Option<String> {
-    let first = line.get("value")?;
-    let pos = line.args.iter().position(|(n, _)| n == "value")?;
-    let mut words = vec![first.to_string()];
-    for (n, v) in &line.args[pos + 1..] {
-        if v.is_some() {
-            break;
-        }
-        words.push(n.clone());
-    }
-    Some(words.join(" "))
 }
 
 /// Runs the protocol on stdin/stdout until `quit` or the end of input.
