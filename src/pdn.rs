@@ -212,14 +212,26 @@ impl fmt::Display for RecordError {
     }
 }
 
+/// Whether moves may follow the end of the game (G8, G9, E7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PastEnd {
+    /// A move after the end is an error ([`RecordError::AfterEnd`]): the board, where
+    /// dama keeps the game.
+    Refuse,
+    /// Moves go on being played: a GUI or an openings file may not know every draw rule
+    /// of dama's (the Hub loop, the command line, matches).
+    Allow,
+}
+
 /// Plays `moves` on `game`, each read by `read_move` (for example
-/// [`parse_move`], the variant's notation). A move that does not read, or that comes
-/// after the game has ended (G8, G9, E7), stops the reading with its number in the whole
-/// game; the moves before it stay played.
+/// [`parse_move`], the variant's notation). A move that does not read, or (with
+/// [`PastEnd::Refuse`]) one that comes after the game has ended, stops the reading with
+/// its number in the whole game; the moves before it stay played.
 pub fn play_moves<R, S, F, E>(
     game: &mut Game<R>,
     moves: impl IntoIterator<Item = S>,
     read_move: F,
+    past_end: PastEnd,
 ) -> Result<(), RecordError>
 where
     R: Rules,
@@ -230,7 +242,7 @@ where
     for text in moves {
         let text = text.as_ref();
         let number = game.moves().len() + 1;
-        if game.outcome().is_some() {
+        if past_end == PastEnd::Refuse && game.outcome().is_some() {
             return Err(RecordError::AfterEnd {
                 number,
                 text: text.to_string(),
@@ -252,6 +264,7 @@ pub fn read_game<R, S, F, E>(
     fen: Option<&str>,
     moves: impl IntoIterator<Item = S>,
     read_move: F,
+    past_end: PastEnd,
 ) -> Result<Game<R>, RecordError>
 where
     R: Rules,
@@ -264,18 +277,18 @@ where
         None => Position::start(),
     };
     let mut game = Game::new(start);
-    play_moves(&mut game, moves, read_move)?;
+    play_moves(&mut game, moves, read_move, past_end)?;
     Ok(game)
 }
 
 /// The game of the first game of a PDN text: its `FEN` tag or the start position, and
-/// its moves in the variant's notation.
+/// its moves in the variant's notation, none after the end of the game.
 pub fn read_pdn_game<R: Rules>(text: &str) -> Result<Game<R>, RecordError> {
     let g = parse_pdn(text)
         .into_iter()
         .next()
         .ok_or(RecordError::NoGame)?;
-    read_game(g.tag("FEN"), &g.moves, parse_move::<R>)
+    read_game(g.tag("FEN"), &g.moves, parse_move::<R>, PastEnd::Refuse)
 }
 
 #[cfg(test)]

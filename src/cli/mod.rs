@@ -141,6 +141,7 @@ pub fn game_from_args<R: Rules>(
         fen,
         moves.unwrap_or("").split_whitespace(),
         crate::notation::parse_move::<R>,
+        crate::pdn::PastEnd::Allow,
     )
     .map_err(|e| match e {
         RecordError::Move {

@@ -13,7 +13,7 @@
 
 use crate::game::Game;
 use crate::notation::parse_move;
-use crate::pdn::{parse_pdn, play_moves, RecordError};
+use crate::pdn::{parse_pdn, play_moves, PastEnd, RecordError};
 use crate::play::match_runner::{GameResult, MatchConfig};
 use crate::play::opening::{opening_game, opening_moves_text};
 use crate::rules::Rules;
@@ -106,7 +106,13 @@ pub fn games_from_pdn<R: Rules>(cfg: &MatchConfig, text: &str) -> Result<Vec<Gam
         {
             return Err(format!("{at} does not start with its opening's moves"));
         }
-        play_moves(&mut game, &g.moves[opening_plies..], parse_move::<R>).map_err(|e| match e {
+        play_moves(
+            &mut game,
+            &g.moves[opening_plies..],
+            parse_move::<R>,
+            PastEnd::Allow,
+        )
+        .map_err(|e| match e {
             RecordError::Move {
                 number,
                 text,

@@ -9,7 +9,7 @@ use crate::engine::Engine;
 use crate::game::Game;
 use crate::movegen;
 use crate::notation::move_texts;
-use crate::pdn::read_game;
+use crate::pdn::{read_game, PastEnd};
 use crate::position::Position;
 use crate::protocol::hubpos;
 use crate::rules::Rules;
@@ -145,7 +145,13 @@ pub fn random_openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<O
 /// The opening's game: its start position and moves played (any notation the Hub
 /// accepts).
 pub fn opening_game<R: Rules>(o: &Opening) -> Result<Game<R>, String> {
-    read_game(o.fen.as_deref(), &o.moves, hubpos::parse_any_move::<R>).map_err(|e| e.to_string())
+    read_game(
+        o.fen.as_deref(),
+        &o.moves,
+        hubpos::parse_any_move::<R>,
+        PastEnd::Allow,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// The opening's moves as the PDN writes them (the `Opening` tag, space-separated).

@@ -18,6 +18,7 @@ use crate::game::Game;
 use crate::movegen;
 use crate::moves::Move;
 use crate::notation::move_text;
+use crate::pdn::{play_moves, PastEnd, RecordError};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::Score;
@@ -219,18 +220,15 @@ impl<R: Rules> Session for VariantSession<R> {
             Start::Initial => Position::start(),
         };
         let mut game = Game::new(start);
-        let mut result = Ok(());
-        for (ply, text) in moves.iter().enumerate() {
-            match hubpos::parse_any_move(game.position(), text) {
-                Ok(mv) => {
-                    game.play(&mv);
-                }
-                Err(e) => {
-                    result = Err(format!("illegal move {text} at ply {}: {e}", ply + 1));
-                    break;
-                }
-            }
-        }
+        let read = hubpos::parse_any_move::<R>;
+        let result = play_moves(&mut game, moves, read, PastEnd::Allow).map_err(|e| match e {
+            RecordError::Move {
+                number,
+                text,
+                reason,
+            } => format!("illegal move {text} at ply {number}: {reason}"),
+            other => other.to_string(),
+        });
         // The position stays at the last legal ply.
         self.game = game;
         result

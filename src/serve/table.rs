@@ -15,7 +15,7 @@ use crate::movegen;
 use crate::moves::Move;
 use crate::notation::{move_path, move_text, parse_move, square_name};
 use crate::pdn::{parse_pdn, PdnGame};
-use crate::pdn::{read_game, RecordError};
+use crate::pdn::{read_game, PastEnd, RecordError};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::{Color, Square};
@@ -158,10 +158,11 @@ impl<R: Rules> GameTable<R> {
     pub fn load(&mut self, fen: Option<&str>, moves: Option<&str>) -> Result<(), String> {
         let fen = fen.map(str::trim).filter(|f| !f.is_empty());
         let moves = moves.unwrap_or("").split_whitespace();
-        let game = read_game(fen, moves, parse_move::<R>).map_err(|e| match e {
-            RecordError::Fen(e) => format!("bad FEN: {e}"),
-            other => other.to_string(),
-        })?;
+        let game =
+            read_game(fen, moves, parse_move::<R>, PastEnd::Refuse).map_err(|e| match e {
+                RecordError::Fen(e) => format!("bad FEN: {e}"),
+                other => other.to_string(),
+            })?;
         self.set_game(game);
         Ok(())
     }
