@@ -1,5 +1,5 @@
 //! Files that are always whole on disk: a file written at once goes through
-//! `<path>.tmp` and a rename ([`write`]); a record log gets each record appended in one
+//! `<path>.tmp` and a rename ([`write()`]); a record log gets each record appended in one
 //! write and synced before the next ([`Appender`]). A crash or an interrupt then leaves
 //! the old file or the new one, never a half-written one.
 
@@ -7,7 +7,7 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The temporary name used by [`write`]: `<path>.tmp`.
+/// The temporary name used by [`write()`]: `<path>.tmp`.
 pub fn temp_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".tmp");

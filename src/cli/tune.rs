@@ -32,7 +32,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 7)]
     pub seed: u64,
     /// Write the tuned weights here (e.g. src/eval/weights/english.txt; written to
-    /// <FILE>.tmp, then renamed, so the file is always whole); default stdout.
+    /// FILE.tmp, then renamed, so the file is always whole); default stdout.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
 }

@@ -11,7 +11,7 @@
 //! - [`index`]: the numbering of a slice's positions;
 //! - [`build`]: retrograde analysis of one slice;
 //! - [`builder`]: every slice of a variant in dependency order, into files;
-//! - [`file`]: the compressed, checksummed slice file;
+//! - [`file`](mod@file): the compressed, checksummed slice file;
 //! - [`tables`]: the slices at hand and the lookup of a position;
 //! - [`verify`]: every stored value checked against its successors.
 //!

@@ -136,7 +136,7 @@ pub fn play_out<R: Rules>(
 }
 
 /// Plays out every position of `positions` as [`play_out`] does, on `concurrency`
-/// workers of the [`pool`](crate::play::pool); `progress` sees the number played out
+/// workers of the [`pool`](crate::play::pool::run); `progress` sees the number played out
 /// after each. The playouts in the order of `positions`, or the first error.
 pub fn play_all<R: Rules>(
     positions: &[Position<R>],
