@@ -2,6 +2,8 @@
 //! the exact predecessor generator, the verify pass, colour symmetry, the file format
 //! and the W/D/L counts of every slice of up to three pieces in every variant.
 
+mod common;
+
 use dama::egdb::build::{predecessors, solve, SliceStats};
 use dama::egdb::builder::{build_all, solve_all, BuildEvent};
 use dama::egdb::file;
@@ -667,16 +669,7 @@ fn four_piece_samples_dameo() {
 }
 
 fn dama(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dama"))
-        .args(args)
-        .env("DAMA_EGDB_DIR", "/nonexistent/dama-egdb")
-        .output()
-        .expect("run dama");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::bin::run(common::bin::command_without_databases().args(args))
 }
 
 /// `dama egdb build / probe / verify` and `dama analyze --egdb-dir` from the command

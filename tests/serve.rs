@@ -7,6 +7,8 @@
 //! The browser test needs Debian's `chromium` and `chromium-driver` (`.ci/run`
 //! installs them); without them it fails, unless `DAMA_SKIP_BROWSER=1` is set.
 
+mod common;
+
 use dama::movegen;
 use dama::notation::{move_path, square_name};
 use dama::position::Position;
@@ -37,10 +39,9 @@ impl Server {
     /// `dama serve --port 0 --hash 8` with more arguments; no endgame databases unless
     /// `--egdb-dir` is among them.
     fn start_with(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dama"))
+        let mut child = common::bin::command_without_databases()
             .args(["serve", "--port", "0", "--hash", "8"])
             .args(args)
-            .env("DAMA_EGDB_DIR", "/nonexistent/dama-egdb")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -375,26 +376,8 @@ async fn engine_replies_and_a_new_command_stops_its_search() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn endgame_databases_and_forced_wins_on_the_page() {
-    let dir = std::env::temp_dir().join(format!("dama-serve-egdb-{}", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_dama"))
-        .args([
-            "egdb",
-            "build",
-            "--variant",
-            "english",
-            "--pieces",
-            "3",
-            "--dir",
-        ])
-        .arg(&dir)
-        .output()
-        .expect("run dama egdb build");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let s = Server::start_with(&["--egdb-dir", dir.to_str().unwrap()]);
+    let databases = common::egdb::english_three_pieces("serve-egdb");
+    let s = Server::start_with(&["--egdb-dir", databases.path().to_str().unwrap()]);
     let mut ws = connect(&s).await;
     let st = next_of(&mut ws, "state").await;
     assert!(
@@ -430,7 +413,6 @@ async fn endgame_databases_and_forced_wins_on_the_page() {
         "{st}"
     );
     assert_eq!(st["moves"].as_array().unwrap().len(), 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---- the browser ----
