@@ -1,18 +1,8 @@
 //! The `dama` binary: perft output format, divide order, thread independence, errors.
 
-use std::process::Command;
+mod common;
 
-fn dama(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dama"))
-        .args(args)
-        .output()
-        .expect("run dama");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::bin::dama;
 
 /// The `key=value` fields of perft's last line.
 fn last_line_fields(stdout: &str) -> Vec<(String, String)> {

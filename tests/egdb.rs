@@ -1,6 +1,14 @@
 //! Endgame databases: the retrograde builder against an independent forward solver,
 //! the exact predecessor generator, the verify pass, colour symmetry, the file format
 //! and the W/D/L counts of every slice of up to three pieces in every variant.
+//!
+//! Two tiers. The default one checks the forward solver and the predecessors on every
+//! position of up to 2 pieces and on fixed samples of the 3-piece slices. The deep tier
+//! (`#[ignore]`d: `cargo test --release -- --ignored`) checks every 3-piece position, and
+//! samples of 4-piece positions (`four_piece_samples_*`, up to a quarter of an hour each
+//! for croda and dameo; CI skips them with `--skip four_piece_samples`).
+
+mod common;
 
 use dama::egdb::build::{predecessors, solve, SliceStats};
 use dama::egdb::builder::{build_all, solve_all, BuildEvent};
@@ -223,28 +231,88 @@ fn agrees_with_forward_solver<R: Rules>() {
 }
 
 #[test]
+#[ignore = "deep tier: every 3-piece position (about 40 s)"]
 fn retrograde_agrees_with_a_forward_solver_dameo() {
     agrees_with_forward_solver::<Dameo>();
 }
 
 #[test]
+#[ignore = "deep tier: every 3-piece position (about 40 s)"]
 fn retrograde_agrees_with_a_forward_solver_croda() {
     agrees_with_forward_solver::<Croda>();
 }
 
 #[test]
+#[ignore = "deep tier: every 3-piece position"]
 fn retrograde_agrees_with_a_forward_solver_scandinavian() {
     agrees_with_forward_solver::<Scandinavian>();
 }
 
 #[test]
+#[ignore = "deep tier: every 3-piece position"]
 fn retrograde_agrees_with_a_forward_solver_boyer_parton() {
     agrees_with_forward_solver::<BoyerParton>();
 }
 
 #[test]
+#[ignore = "deep tier: every 3-piece position"]
 fn retrograde_agrees_with_a_forward_solver_english() {
     agrees_with_forward_solver::<English>();
+}
+
+/// The default tier's forward check, against the builder's tables of up to 3 pieces:
+/// every position of up to 2 pieces, then a fixed sample of 3-piece positions (see
+/// [`sample_agrees`]) whose quiet closures stay within `closure_limit`. On 32 squares
+/// the limit takes in whole groups of kings; on 64 squares the closure of a position
+/// with a quiet move runs to the 3-king groups (250,000 positions and more, tens of
+/// seconds), so the samples checked there are those whose moves lead to captures within
+/// a few plies. The exhaustive check is [`agrees_with_forward_solver`] (deep tier).
+fn agrees_with_forward_solver_on_a_sample<R: Rules>(samples: usize, closure_limit: usize) {
+    let started = std::time::Instant::now();
+    let tables = solve_all::<R>(3).expect("build");
+    let (all, mut known) = forward_values::<R>(2);
+    for p in &all {
+        let want = known[&key(p)];
+        let got = tables.lookup(p).expect("readable").expect("covered");
+        assert_eq!(got, want, "{}: {}", R::NAME, dama::fen::to_fen(p));
+    }
+    let stats = sample_agrees(&tables, &mut known, 3, samples, 3, closure_limit, started);
+    eprintln!(
+        "{}: the {} positions of up to 2 pieces and {samples} 3-piece positions agree \
+         ({stats:?}) in {:.1} s",
+        R::NAME,
+        all.len(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The largest quiet closure of a default-tier 3-piece sample: on 32 squares, and on 64.
+const CLOSURE_LIMIT_32: usize = 200_000;
+const CLOSURE_LIMIT_64: usize = 2_000;
+
+#[test]
+fn forward_solver_agrees_on_two_pieces_and_a_sample_dameo() {
+    agrees_with_forward_solver_on_a_sample::<Dameo>(200, CLOSURE_LIMIT_64);
+}
+
+#[test]
+fn forward_solver_agrees_on_two_pieces_and_a_sample_croda() {
+    agrees_with_forward_solver_on_a_sample::<Croda>(200, CLOSURE_LIMIT_64);
+}
+
+#[test]
+fn forward_solver_agrees_on_two_pieces_and_a_sample_scandinavian() {
+    agrees_with_forward_solver_on_a_sample::<Scandinavian>(200, CLOSURE_LIMIT_32);
+}
+
+#[test]
+fn forward_solver_agrees_on_two_pieces_and_a_sample_boyer_parton() {
+    agrees_with_forward_solver_on_a_sample::<BoyerParton>(200, CLOSURE_LIMIT_32);
+}
+
+#[test]
+fn forward_solver_agrees_on_two_pieces_and_a_sample_english() {
+    agrees_with_forward_solver_on_a_sample::<English>(200, CLOSURE_LIMIT_32);
 }
 
 /// The predecessors of every position of a slice are exactly the positions of the
@@ -290,7 +358,90 @@ fn predecessors_are_exact<R: Rules>(material: Material) {
     assert!(with_preds > positions / 4);
 }
 
+/// The sampled form of [`predecessors_are_exact`]: for `samples` random positions `q`
+/// of the slice (a fixed seed), the predecessors found are distinct and each has a legal
+/// quiet move into `q`, and `q` is found among the predecessors of every position of
+/// the slice that its own quiet moves lead to, so no edge from a sampled position is
+/// missed.
+fn predecessors_agree_on_a_sample<R: Rules>(material: Material, samples: usize, seed: u64) {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let ix = Indexer::<R>::new(material);
+    let (mut checked, mut edges) = (0usize, 0u64);
+    let mut preds = Vec::new();
+    while checked < samples {
+        let i = rng.gen_range(0..ix.size());
+        let Some(q) = ix.position(i) else { continue };
+        assert_eq!(ix.index(&q), i);
+        checked += 1;
+        preds.clear();
+        predecessors(&q, &mut preds);
+        let distinct: HashSet<Key> = preds.iter().map(key).collect();
+        assert_eq!(
+            distinct.len(),
+            preds.len(),
+            "{} {material}: a predecessor twice",
+            R::NAME
+        );
+        for p in &preds {
+            assert!(
+                movegen::legal_moves(p)
+                    .iter()
+                    .any(|mv| key(&p.play(mv)) == key(&q)),
+                "{} {material}: {} is no predecessor of {}",
+                R::NAME,
+                dama::fen::to_fen(p),
+                dama::fen::to_fen(&q)
+            );
+        }
+        for mv in movegen::legal_moves(&q).iter() {
+            let s = q.play(mv);
+            if Material::of(&s) != material {
+                continue;
+            }
+            edges += 1;
+            preds.clear();
+            predecessors(&s, &mut preds);
+            assert!(
+                preds.iter().any(|p| key(p) == key(&q)),
+                "{} {material}: {} is missed among the predecessors of {}",
+                R::NAME,
+                dama::fen::to_fen(&q),
+                dama::fen::to_fen(&s)
+            );
+        }
+    }
+    assert!(edges > 0, "{} {material}: no quiet move sampled", R::NAME);
+}
+
+/// The default tier's predecessor check: every 2-piece slice whole, and a fixed sample
+/// of each slice that [`predecessors_are_exact_in_every_variant`] checks whole.
 #[test]
+fn predecessors_are_exact_on_two_pieces_and_a_sample_in_every_variant() {
+    for m in Material::all_up_to(2) {
+        predecessors_are_exact::<Dameo>(m);
+        predecessors_are_exact::<Croda>(m);
+        predecessors_are_exact::<Scandinavian>(m);
+        predecessors_are_exact::<BoyerParton>(m);
+        predecessors_are_exact::<English>(m);
+    }
+    for (seed, m) in ["2010", "1101", "0201", "2001", "1110"]
+        .into_iter()
+        .enumerate()
+    {
+        let m = Material::from_stem(m).unwrap();
+        let seed = seed as u64;
+        predecessors_agree_on_a_sample::<Dameo>(m, 2000, seed);
+        predecessors_agree_on_a_sample::<Croda>(m, 2000, seed);
+        predecessors_agree_on_a_sample::<Scandinavian>(m, 2000, seed);
+        predecessors_agree_on_a_sample::<BoyerParton>(m, 2000, seed);
+        predecessors_agree_on_a_sample::<English>(m, 2000, seed);
+    }
+    predecessors_agree_on_a_sample::<Dameo>(Material::from_stem("3001").unwrap(), 2000, 9);
+}
+
+#[test]
+#[ignore = "deep tier: every position of five 3-piece slices in five variants (about 40 s)"]
 fn predecessors_are_exact_in_every_variant() {
     // Dameo's line moves need two men of a side; kings of both kinds fly or step.
     for m in ["2010", "1101", "0201", "2001", "1110"] {
@@ -533,32 +684,41 @@ fn a_missing_smaller_slice_is_an_error() {
     assert!(err.contains("not built"), "{err}");
 }
 
-/// The forward solver also agrees on a random sample of 4-piece positions: each is
-/// solved with everything it reaches without a capture (crownings included), on top of
-/// the forward solver's 3-piece values. Minutes in release mode: run with `--ignored`.
-fn four_piece_sample<R: Rules>(samples: usize) {
-    /// The largest quiet closure a sample may have: beyond it the sample is skipped (and
-    /// counted as skipped).
-    const CLOSURE_LIMIT: usize = 1_500_000;
+/// How a sample of [`sample_agrees`] went.
+#[derive(Debug, Default)]
+struct SampleStats {
+    /// Win, draw, loss among the samples checked.
+    kinds: [usize; 3],
+    /// The samples checked by their number of kings (0 to 4).
+    by_kings: [usize; 5],
+    /// Samples skipped: their quiet closure passed the limit.
+    skipped: usize,
+}
+
+/// The forward solver agrees with `tables` on `samples` random positions of `pieces`
+/// pieces (random slice, random index; a fixed seed): each is solved with everything it
+/// reaches without a capture (crownings included), on top of the values in `known`
+/// (the forward solver's values of every position of fewer pieces), which it extends.
+/// A sample whose quiet closure passes `closure_limit` positions is skipped (and
+/// counted as skipped).
+fn sample_agrees<R: Rules>(
+    tables: &Tables<R>,
+    known: &mut Map<Key, Value>,
+    pieces: u32,
+    samples: usize,
+    seed: u64,
+    closure_limit: usize,
+    started: std::time::Instant,
+) -> SampleStats {
     use rand::{Rng, SeedableRng};
-    let started = std::time::Instant::now();
-    let tables = solve_all::<R>(4).expect("build");
-    let (_, mut known) = forward_values::<R>(3);
-    eprintln!(
-        "{}: 4-piece databases and 3-piece forward values in {:.0} s",
-        R::NAME,
-        started.elapsed().as_secs_f64()
-    );
-    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let slices: Vec<Material> = tables
         .materials()
         .into_iter()
-        .filter(|m| m.pieces() == 4)
+        .filter(|m| m.pieces() == pieces)
         .collect();
     let mut checked = 0;
-    let mut kinds = [0usize; 3];
-    let mut skipped = 0;
-    let mut by_kings = [0usize; 5];
+    let mut stats = SampleStats::default();
     while checked < samples {
         let m = slices[rng.gen_range(0..slices.len())];
         let ix = Indexer::<R>::new(m);
@@ -572,7 +732,7 @@ fn four_piece_sample<R: Rules>(samples: usize) {
             let mut at = 0;
             // Give up on a sample as soon as its closure passes the limit: the closure
             // of a position with several rook kings on 64 squares runs to tens of millions.
-            while at < closure.len() && closure.len() <= CLOSURE_LIMIT {
+            while at < closure.len() && closure.len() <= closure_limit {
                 let p = closure[at];
                 at += 1;
                 for mv in movegen::legal_moves(&p).iter() {
@@ -582,8 +742,8 @@ fn four_piece_sample<R: Rules>(samples: usize) {
                     }
                 }
             }
-            if closure.len() > CLOSURE_LIMIT {
-                skipped += 1;
+            if closure.len() > closure_limit {
+                stats.skipped += 1;
                 continue;
             }
             let mut by_men: HashMap<u32, Vec<Position<R>>> = HashMap::new();
@@ -596,7 +756,7 @@ fn four_piece_sample<R: Rules>(samples: usize) {
             let mut order: Vec<u32> = by_men.keys().copied().collect();
             order.sort();
             for men in order {
-                forward_solve(&by_men[&men], &mut known);
+                forward_solve(&by_men[&men], known);
             }
         }
         let want = known[&key(&start)];
@@ -607,21 +767,45 @@ fn four_piece_sample<R: Rules>(samples: usize) {
             R::NAME,
             dama::fen::to_fen(&start)
         );
-        kinds[match want {
+        stats.kinds[match want {
             Value::Win(_) => 0,
             Value::Draw => 1,
             Value::Loss(_) => 2,
         }] += 1;
-        by_kings[start.all_kings().count() as usize] += 1;
+        stats.by_kings[start.all_kings().count() as usize] += 1;
         checked += 1;
-        if checked % 10 == 0 {
+        if pieces >= 4 && checked % 10 == 0 {
             eprintln!(
-                "{}: {checked}/{samples} samples agree, {skipped} skipped, {:.0} s",
+                "{}: {checked}/{samples} samples agree, {} skipped, {:.0} s",
                 R::NAME,
+                stats.skipped,
                 started.elapsed().as_secs_f64()
             );
         }
     }
+    stats
+}
+
+/// The forward solver also agrees on a random sample of 4-piece positions: each is
+/// solved with everything it reaches without a capture (crownings included), on top of
+/// the forward solver's 3-piece values. Minutes in release mode: run with `--ignored`.
+fn four_piece_sample<R: Rules>(samples: usize) {
+    /// The largest quiet closure a sample may have: beyond it the sample is skipped (and
+    /// counted as skipped).
+    const CLOSURE_LIMIT: usize = 1_500_000;
+    let started = std::time::Instant::now();
+    let tables = solve_all::<R>(4).expect("build");
+    let (_, mut known) = forward_values::<R>(3);
+    eprintln!(
+        "{}: 4-piece databases and 3-piece forward values in {:.0} s",
+        R::NAME,
+        started.elapsed().as_secs_f64()
+    );
+    let SampleStats {
+        kinds,
+        by_kings,
+        skipped,
+    } = sample_agrees(&tables, &mut known, 4, samples, 4, CLOSURE_LIMIT, started);
     eprintln!(
         "{}: {samples} 4-piece positions agree (win/draw/loss {kinds:?}; with 0-4 kings \
          {by_kings:?}; {skipped} samples skipped whose quiet closure exceeds {CLOSURE_LIMIT} \
@@ -633,50 +817,41 @@ fn four_piece_sample<R: Rules>(samples: usize) {
 /// The forward solver against the builder on random 4-piece positions (slow: run with
 /// `cargo test --release --test egdb -- --ignored`), english.
 #[test]
-#[ignore]
+#[ignore = "deep tier, long: 4-piece databases (CI skips four_piece_samples)"]
 fn four_piece_samples_english() {
     four_piece_sample::<English>(200);
 }
 
 /// As [`four_piece_samples_english`], scandinavian.
 #[test]
-#[ignore]
+#[ignore = "deep tier, long: 4-piece databases (CI skips four_piece_samples)"]
 fn four_piece_samples_scandinavian() {
     four_piece_sample::<Scandinavian>(200);
 }
 
 /// As [`four_piece_samples_english`], boyer-parton.
 #[test]
-#[ignore]
+#[ignore = "deep tier, long: 4-piece databases (CI skips four_piece_samples)"]
 fn four_piece_samples_boyer_parton() {
     four_piece_sample::<BoyerParton>(200);
 }
 
 /// As [`four_piece_samples_english`], croda (slower: more squares and rook kings).
 #[test]
-#[ignore]
+#[ignore = "deep tier, long: 4-piece databases (CI skips four_piece_samples)"]
 fn four_piece_samples_croda() {
     four_piece_sample::<Croda>(100);
 }
 
 /// As [`four_piece_samples_english`], dameo.
 #[test]
-#[ignore]
+#[ignore = "deep tier, long: 4-piece databases (CI skips four_piece_samples)"]
 fn four_piece_samples_dameo() {
     four_piece_sample::<Dameo>(100);
 }
 
 fn dama(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dama"))
-        .args(args)
-        .env("DAMA_EGDB_DIR", "/nonexistent/dama-egdb")
-        .output()
-        .expect("run dama");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::bin::run(common::bin::command_without_databases().args(args))
 }
 
 /// `dama egdb build / probe / verify` and `dama analyze --egdb-dir` from the command

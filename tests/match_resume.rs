@@ -6,16 +6,15 @@
 //! The engines are `dama hub` at fixed depths (1 against 2), one thread: each game is
 //! a function of its opening and colours, so runs can be compared game by game.
 
+mod common;
+
+use common::bin::{dama, dama_path};
 use dama::game::Game;
 use dama::pdn::{parse_pdn, PdnGame};
 use dama::{notation::parse_move, rules::Dameo, Position};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn dama() -> String {
-    env!("CARGO_BIN_EXE_dama").to_string()
-}
 
 /// A fresh path in the temporary folder for this test.
 fn temp_pdn(name: &str) -> PathBuf {
@@ -26,7 +25,7 @@ fn temp_pdn(name: &str) -> PathBuf {
 
 /// The match's arguments: dameo, depth 2 against depth 1, `games` games.
 fn match_args(games: usize, pdn: &Path, extra: &[&str]) -> Vec<String> {
-    let engine = format!("{} hub", dama());
+    let engine = format!("{} hub", dama_path());
     let mut v: Vec<String> = [
         "match",
         "--variant",
@@ -68,17 +67,8 @@ fn set(mut args: Vec<String>, flag: &str, value: &str) -> Vec<String> {
     args
 }
 
-fn run(args: &[String]) -> (i32, String, String) {
-    let out = Command::new(dama()).args(args).output().expect("run dama");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn spawn(args: &[String]) -> Child {
-    Command::new(dama())
+    common::bin::command()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -179,7 +169,7 @@ fn sigint_prints_the_table_so_far_and_exits_130_then_resume_matches_a_full_run()
     let games = 10;
     // The reference: an uninterrupted run.
     let full = temp_pdn("full");
-    let (code, full_out, err) = run(&match_args(games, &full, &[]));
+    let (code, full_out, err) = dama(&match_args(games, &full, &[]));
     assert_eq!(code, 0, "{err}");
     let full_text = std::fs::read_to_string(&full).unwrap();
     let _ = std::fs::remove_file(&full);
@@ -211,7 +201,7 @@ fn sigint_prints_the_table_so_far_and_exits_130_then_resume_matches_a_full_run()
     // Resumed: the same games and the same table as the uninterrupted run.
     let mut resume = args.clone();
     resume.push("--resume".into());
-    let (code, out, err) = run(&resume);
+    let (code, out, err) = dama(&resume);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains(&format!("resuming: {n} of {games} games")),
@@ -231,7 +221,7 @@ fn sigint_prints_the_table_so_far_and_exits_130_then_resume_matches_a_full_run()
         .map(|g| g.to_text())
         .collect();
     std::fs::write(&half, first3).unwrap();
-    let (code, out, err) = run(&match_args(games, &half, &["--resume"]));
+    let (code, out, err) = dama(&match_args(games, &half, &["--resume"]));
     assert_eq!(code, 0, "{err}");
     assert_eq!(table(&out), table(&full_out), "{out}\n---\n{full_out}");
     let text = std::fs::read_to_string(&half).unwrap();
@@ -243,7 +233,7 @@ fn sigint_prints_the_table_so_far_and_exits_130_then_resume_matches_a_full_run()
 fn a_corrupt_or_foreign_pdn_is_refused() {
     let games = 4;
     let pdn = temp_pdn("ref");
-    let (code, _, err) = run(&match_args(games, &pdn, &[]));
+    let (code, _, err) = dama(&match_args(games, &pdn, &[]));
     assert_eq!(code, 0, "{err}");
     let good = std::fs::read_to_string(&pdn).unwrap();
     let _ = std::fs::remove_file(&pdn);
@@ -286,7 +276,7 @@ fn a_corrupt_or_foreign_pdn_is_refused() {
         std::fs::write(&path, &text).unwrap();
         let mut args = change(match_args(games, &path, &[]));
         args.push("--resume".into());
-        let (code, out, err) = run(&args);
+        let (code, out, err) = dama(&args);
         let after = std::fs::read_to_string(&path).unwrap();
         let _ = std::fs::remove_file(&path);
         assert_eq!(code, 2, "case {i}: {out}{err}");
@@ -302,11 +292,11 @@ fn a_corrupt_or_foreign_pdn_is_refused() {
     // The full file with the right command line: nothing left to play.
     std::fs::write(&pdn, &good).unwrap();
     let mut args = match_args(games, &pdn, &[]);
-    let (code, _, err) = run(&args);
+    let (code, _, err) = dama(&args);
     assert_eq!(code, 2, "without --resume a file with games is kept: {err}");
     assert!(err.contains("--resume"), "{err}");
     args.push("--resume".into());
-    let (code, out, err) = run(&args);
+    let (code, out, err) = dama(&args);
     let _ = std::fs::remove_file(&pdn);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(dameo, 4 games)"), "{out}");

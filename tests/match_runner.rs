@@ -2,26 +2,15 @@
 //! PDN is read back and replayed through the rules, and misbehaving engines that lose
 //! with the right reason while the match completes.
 
+mod common;
+
+use common::bin::dama_path;
 use dama::game::Game;
 use dama::pdn::parse_pdn;
 use dama::{fen::parse_fen, notation::parse_move, with_variant, Position, Rules, Variant};
-use std::process::Command;
-
-fn dama() -> String {
-    env!("CARGO_BIN_EXE_dama").to_string()
-}
 
 fn run_match(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(dama())
-        .arg("match")
-        .args(args)
-        .output()
-        .expect("run dama match");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::bin::run(common::bin::command().arg("match").args(args))
 }
 
 /// Replays a PDN game through the rules and checks its result tag.
@@ -59,7 +48,7 @@ fn self_match_in_every_variant_replays_legally() {
     for v in Variant::ALL {
         let pdn =
             std::env::temp_dir().join(format!("dama-test-match-{v}-{}.pdn", std::process::id()));
-        let engine = format!("{} hub", dama());
+        let engine = format!("{} hub", dama_path());
         let (code, out, err) = run_match(&[
             "--variant",
             v.name(),
@@ -99,7 +88,7 @@ fn misbehaving(mode: &str, tc: &str, reason: &str) {
         "bash {}/tests/fixtures/fake_engine.sh {mode}",
         env!("CARGO_MANIFEST_DIR")
     );
-    let engine = format!("{} hub", dama());
+    let engine = format!("{} hub", dama_path());
     let pdn =
         std::env::temp_dir().join(format!("dama-test-fake-{mode}-{}.pdn", std::process::id()));
     let (code, out, err) = run_match(&[
@@ -161,7 +150,7 @@ fn an_engine_playing_an_illegal_move_loses() {
 
 #[test]
 fn clock_and_bad_arguments() {
-    let engine = format!("{} hub", dama());
+    let engine = format!("{} hub", dama_path());
     let (code, out, err) = run_match(&[
         "--variant",
         "scandinavian",
@@ -255,7 +244,7 @@ fn clock_and_bad_arguments() {
 /// game is played and the decision is still reported.
 #[test]
 fn sprt_stops_early_unless_play_all() {
-    let engine = format!("{} hub", dama());
+    let engine = format!("{} hub", dama_path());
     let args = |play_all: bool| {
         let mut a = vec![
             "--variant".to_string(),

@@ -2,6 +2,9 @@
 //! symmetry, the model file (round trip, corrupt and truncated files), the data file
 //! (resume after a cut), and training (loss goes down, bit-for-bit reproducible).
 
+mod common;
+
+use common::bin::dama;
 use dama::engine::time::Limits;
 use dama::engine::Engine;
 use dama::eval::model::Model;
@@ -298,18 +301,6 @@ fn training_lowers_the_loss_and_is_reproducible() {
     assert_eq!(d.float.quantize(d.scale).heads.len(), 3);
 }
 
-fn dama(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dama"))
-        .args(args)
-        .output()
-        .expect("run dama");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// `dama gen` then `dama train` from the command line: a run is continued with
 /// --resume (a killed run's cut game is played again), an existing file is never
 /// overwritten, and the trained model loads as an evaluation.
@@ -439,7 +430,7 @@ fn gen_interrupted_by_sigint_resumes() {
     let args = [
         "gen", "-v", "english", "--games", "120", "--nodes", "300", "--out", &d, "-t", "2",
     ];
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_dama"))
+    let child = common::bin::command()
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

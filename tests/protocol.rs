@@ -2,6 +2,8 @@
 //! every error case, whole games per variant, stop latency, ping during a search, and
 //! the strict parsing of `info` and `done` that pydraughts does.
 
+mod common;
+
 use dama::fen::parse_fen;
 use dama::game::Game;
 use dama::protocol::hubpos::parse_any_move;
@@ -19,10 +21,9 @@ struct Hub {
 
 impl Hub {
     fn start() -> Hub {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dama"))
+        // Databases the developer built must not change these sessions.
+        let mut child = common::bin::command_without_databases()
             .arg("hub")
-            // Databases the developer built must not change these sessions.
-            .env("DAMA_EGDB_DIR", "/nonexistent/dama-egdb")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -523,26 +524,8 @@ fn quit_and_end_of_input_exit_at_once() {
 /// `egdb-pieces=0` turns them off.
 #[test]
 fn endgame_databases_in_the_protocol() {
-    let dir = std::env::temp_dir().join(format!("dama-hub-egdb-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = Command::new(env!("CARGO_BIN_EXE_dama"))
-        .args([
-            "egdb",
-            "build",
-            "--variant",
-            "english",
-            "--pieces",
-            "3",
-            "--dir",
-        ])
-        .arg(&dir)
-        .output()
-        .expect("run dama egdb build");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let databases = common::egdb::english_three_pieces("hub-egdb");
+    let dir = databases.path();
     let mut h = Hub::start();
     h.send("hub");
     let hello = h.until("wait");
@@ -589,5 +572,4 @@ fn endgame_databases_in_the_protocol() {
     }
     let e = h.ask("set-param name=egdb-pieces value=9");
     assert!(e.starts_with("error message="), "{e}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

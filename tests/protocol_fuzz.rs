@@ -5,12 +5,14 @@
 //! run, have answered every `ping` it was sent with a `pong`, answer one more, and
 //! leave on `quit`.
 
+mod common;
+
 use dama::protocol::syntax::parse_line;
 use dama::protocol::MAX_LINE;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -216,7 +218,7 @@ fn pings(bytes: &[u8]) -> usize {
 fn session(lines: &[Vec<u8>]) -> Result<(), String> {
     let bytes = sanitize(lines);
     let expected = pings(&bytes) + 1;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dama"))
+    let mut child = common::bin::command()
         .arg("hub")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -2,10 +2,14 @@
 //! wrong Origin, two pages at once, a page closed in mid-search, the rate bound), and
 //! the page in a real browser (headless Chromium driven through ChromeDriver): moves
 //! entered by clicks, the engine's reply, analysis lines, PDN export read back by
-//! dama's own reader. Each browser step saves a screenshot under `target/screenshots/`.
+//! dama's own reader. Each browser step is a test of its own (`browser_*`, one server
+//! and one browser session each, one at a time) and saves its screenshots under
+//! `target/screenshots/` (`serve-dameo-analysis.png` is docs/board.png).
 //!
-//! The browser test needs Debian's `chromium` and `chromium-driver` (`.ci/run`
-//! installs them); without them it fails, unless `DAMA_SKIP_BROWSER=1` is set.
+//! The browser tests need Debian's `chromium` and `chromium-driver` (`.ci/run`
+//! installs them); without them they fail, unless `DAMA_SKIP_BROWSER=1` is set.
+
+mod common;
 
 use dama::movegen;
 use dama::notation::{move_path, square_name};
@@ -37,10 +41,9 @@ impl Server {
     /// `dama serve --port 0 --hash 8` with more arguments; no endgame databases unless
     /// `--egdb-dir` is among them.
     fn start_with(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dama"))
+        let mut child = common::bin::command_without_databases()
             .args(["serve", "--port", "0", "--hash", "8"])
             .args(args)
-            .env("DAMA_EGDB_DIR", "/nonexistent/dama-egdb")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -375,26 +378,8 @@ async fn engine_replies_and_a_new_command_stops_its_search() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn endgame_databases_and_forced_wins_on_the_page() {
-    let dir = std::env::temp_dir().join(format!("dama-serve-egdb-{}", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_dama"))
-        .args([
-            "egdb",
-            "build",
-            "--variant",
-            "english",
-            "--pieces",
-            "3",
-            "--dir",
-        ])
-        .arg(&dir)
-        .output()
-        .expect("run dama egdb build");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let s = Server::start_with(&["--egdb-dir", dir.to_str().unwrap()]);
+    let databases = common::egdb::english_three_pieces("serve-egdb");
+    let s = Server::start_with(&["--egdb-dir", databases.path().to_str().unwrap()]);
     let mut ws = connect(&s).await;
     let st = next_of(&mut ws, "state").await;
     assert!(
@@ -430,7 +415,6 @@ async fn endgame_databases_and_forced_wins_on_the_page() {
         "{st}"
     );
     assert_eq!(st["moves"].as_array().unwrap().len(), 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---- the browser ----
@@ -445,6 +429,8 @@ impl Drop for Driver {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // One profile folder per browser test: leave none behind.
+        let _ = std::fs::remove_dir_all(&self._profile);
     }
 }
 
@@ -467,7 +453,7 @@ fn start_driver() -> Option<Driver> {
             return None;
         }
         panic!(
-            "the browser test needs Debian's chromium and chromium-driver \
+            "the browser tests need Debian's chromium and chromium-driver \
              (/usr/bin/chromium, /usr/bin/chromedriver); .ci/run installs them. \
              Set DAMA_SKIP_BROWSER=1 to skip it on a machine without them."
         );
@@ -624,71 +610,64 @@ fn dameo_capture_opening() -> [Vec<String>; 3] {
     panic!("no capture within three plies of the dameo start");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_page_in_a_real_browser() {
-    let Some(driver) = start_driver() else {
-        return;
-    };
+/// One browser test's page: a server and a headless Chromium session (through a
+/// ChromeDriver) of its own. The browser tests take turns, one Chromium at a time (two
+/// cores, 20-second waits): the turn is held until the page is dropped.
+struct Page {
+    c: Client,
+    s: Server,
+    _driver: Driver,
+    _turn: tokio::sync::MutexGuard<'static, ()>,
+}
+
+static BROWSER_TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A fresh server and browser session for one browser test; None when the browser is
+/// missing and `DAMA_SKIP_BROWSER=1` is set.
+async fn page() -> Option<Page> {
+    let turn = BROWSER_TURN.lock().await;
+    let driver = start_driver()?;
     let s = Server::start();
     let c = browser(&driver).await;
+    Some(Page {
+        c,
+        s,
+        _driver: driver,
+        _turn: turn,
+    })
+}
 
-    // Load the page: an english board of 64 squares, 32 of them numbered.
-    c.goto(&format!("{}/", s.url)).await.unwrap();
-    wait_for(
-        &c,
-        "document.body.dataset.connected === 'true'",
-        "the connection",
-    )
-    .await;
-    assert_eq!(
-        js(&c, "document.querySelectorAll('#board .sq').length").await,
-        64
-    );
-    assert_eq!(
-        js(&c, "document.querySelectorAll('#board .label.num').length").await,
-        32
-    );
-    assert_eq!(
-        js(&c, "document.querySelectorAll('#board .piece').length").await,
-        24
-    );
-    shot(&c, "english-start").await;
+impl Page {
+    /// Ends the browser session (then the driver and the server stop).
+    async fn close(self) {
+        let Page { c, .. } = self;
+        c.close().await.unwrap();
+    }
+}
 
-    // An illegal attempt snaps back with a reason: a black man that cannot move.
-    click_square(&c, "1").await;
-    wait_for(
-        &c,
-        "document.getElementById('message').textContent.includes('no legal move')",
-        "a reason",
-    )
-    .await;
-    assert_eq!(
-        js(&c, "document.querySelectorAll('.sq.sel').length").await,
-        0
-    );
-
-    // Dameo, by clicks: White's move, Black's move, then dama plays Black and White
-    // captures orthogonally; dama replies.
+/// Dameo, by clicks: White's move, Black's move, then dama plays Black and White
+/// captures orthogonally; dama replies. The moves' texts as the page lists them.
+async fn play_dameo_capture(c: &Client, url: &str) -> Value {
     let [w1, b1, cap] = dameo_capture_opening();
-    c.goto(&format!("{}/?variant=dameo", s.url)).await.unwrap();
+    c.goto(&format!("{url}/?variant=dameo")).await.unwrap();
     wait_for(
-        &c,
+        c,
         "document.body.dataset.variant === 'dameo'",
         "the dameo board",
     )
     .await;
     assert_eq!(
-        js(&c, "document.querySelectorAll('#board .piece').length").await,
+        js(c, "document.querySelectorAll('#board .piece').length").await,
         36
     );
     for sq in &w1 {
-        click_square(&c, sq).await;
+        click_square(c, sq).await;
     }
-    wait_for(&c, "document.body.dataset.plies === '1'", "White's move").await;
+    wait_for(c, "document.body.dataset.plies === '1'", "White's move").await;
     for sq in &b1 {
-        click_square(&c, sq).await;
+        click_square(c, sq).await;
     }
-    wait_for(&c, "document.body.dataset.plies === '2'", "Black's move").await;
+    wait_for(c, "document.body.dataset.plies === '2'", "Black's move").await;
     c.execute(
         "const l = document.getElementById('level'); l.value = 'd2'; \
          const e = document.getElementById('engine-side'); e.value = 'black'; \
@@ -698,47 +677,173 @@ async fn the_page_in_a_real_browser() {
     .await
     .unwrap();
     // Half the capture entered: the first square shows its targets.
-    click_square(&c, &cap[0]).await;
+    click_square(c, &cap[0]).await;
     wait_for(
-        &c,
+        c,
         "document.querySelectorAll('.sq.target').length > 0",
         "capture targets",
     )
     .await;
     for sq in &cap[1..] {
-        click_square(&c, sq).await;
+        click_square(c, sq).await;
     }
-    wait_for(&c, "document.body.dataset.plies === '4'", "dama's reply").await;
+    wait_for(c, "document.body.dataset.plies === '4'", "dama's reply").await;
     // Two captures made: 34 pieces left.
     assert_eq!(
-        js(&c, "document.querySelectorAll('#board .piece').length").await,
+        js(c, "document.querySelectorAll('#board .piece').length").await,
         34
     );
     let texts = js(
-        &c,
+        c,
         "[...document.querySelectorAll('#moves .mv')].map(e => e.textContent)",
     )
     .await;
     assert!(texts[2].as_str().unwrap().contains('x'), "{texts}");
-    shot(&c, "dameo-capture").await;
-    // The same position analysed (the picture in README.md), then analysis off.
-    click(&c, "#analyze").await;
+    texts
+}
+
+/// From an english position of two pieces, a FEN of the 24 men (White to move) is
+/// imported with dama playing nobody, and analysis lines appear with their depth.
+async fn import_fen_and_analyse(c: &Client, url: &str) {
+    open_english(c, url, "W:W22:B18", 2).await;
+    c.execute(
+        "document.getElementById('engine-side').value = 'none'; \
+         document.getElementById('engine-side').dispatchEvent(new Event('change')); \
+         document.getElementById('io').value = 'W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12';",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Id("load-fen"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(c, "document.body.dataset.plies === '0' && document.querySelectorAll('#board .piece').length === 24", "the FEN").await;
+    c.find(Locator::Id("analyze"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_for(
-        &c,
+        c,
+        "document.querySelectorAll('#lines li').length >= 3",
+        "three analysis lines",
+    )
+    .await;
+    wait_for(
+        c,
+        "document.getElementById('depth-text').textContent.startsWith('depth')",
+        "the depth",
+    )
+    .await;
+}
+
+/// Load the page: an english board of 64 squares, 32 of them numbered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_shows_the_english_board() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    c.goto(&format!("{}/", p.s.url)).await.unwrap();
+    wait_for(
+        c,
+        "document.body.dataset.connected === 'true'",
+        "the connection",
+    )
+    .await;
+    assert_eq!(
+        js(c, "document.querySelectorAll('#board .sq').length").await,
+        64
+    );
+    assert_eq!(
+        js(c, "document.querySelectorAll('#board .label.num').length").await,
+        32
+    );
+    assert_eq!(
+        js(c, "document.querySelectorAll('#board .piece').length").await,
+        24
+    );
+    shot(c, "english-start").await;
+    p.close().await;
+}
+
+/// An illegal attempt snaps back with a reason: a black man that cannot move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_snaps_back_an_illegal_attempt_with_a_reason() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    c.goto(&format!("{}/", p.s.url)).await.unwrap();
+    wait_for(
+        c,
+        "document.body.dataset.connected === 'true'",
+        "the connection",
+    )
+    .await;
+    click_square(c, "1").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent.includes('no legal move')",
+        "a reason",
+    )
+    .await;
+    assert_eq!(
+        js(c, "document.querySelectorAll('.sq.sel').length").await,
+        0
+    );
+    p.close().await;
+}
+
+/// Dameo by clicks, with an orthogonal capture and dama's reply.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_plays_dameo_by_clicks_with_a_capture() {
+    let Some(p) = page().await else {
+        return;
+    };
+    play_dameo_capture(&p.c, &p.s.url).await;
+    shot(&p.c, "dameo-capture").await;
+    p.close().await;
+}
+
+/// The same dameo position analysed (the picture in README.md), then analysis off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_analyses_the_dameo_position() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    play_dameo_capture(c, &p.s.url).await;
+    click(c, "#analyze").await;
+    wait_for(
+        c,
         "document.querySelectorAll('#lines li').length >= 3",
         "dameo analysis lines",
     )
     .await;
-    shot(&c, "dameo-analysis").await;
-    click(&c, "#analyze").await;
+    shot(c, "dameo-analysis").await;
+    click(c, "#analyze").await;
     wait_for(
-        &c,
+        c,
         "document.querySelectorAll('#lines li').length === 0",
         "the analysis off",
     )
     .await;
+    p.close().await;
+}
 
-    // Export the PDN and read it back with dama's own reader.
+/// Export the PDN of the dameo game and read it back with dama's own reader.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_exports_a_pdn_that_reads_back() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    let texts = play_dameo_capture(c, &p.s.url).await;
     c.find(Locator::Id("export-pdn"))
         .await
         .unwrap()
@@ -746,12 +851,12 @@ async fn the_page_in_a_real_browser() {
         .await
         .unwrap();
     wait_for(
-        &c,
+        c,
         "document.getElementById('io').value.includes('[Variant \"dameo\"]')",
         "the PDN",
     )
     .await;
-    let pdn = js(&c, "document.getElementById('io').value").await;
+    let pdn = js(c, "document.getElementById('io').value").await;
     let game =
         dama::serve::table::game_from_pdn::<Dameo>(pdn.as_str().unwrap()).expect("PDN reads back");
     assert_eq!(game.moves().len(), 4);
@@ -764,30 +869,47 @@ async fn the_page_in_a_real_browser() {
     let games = dama::pdn::parse_pdn(pdn.as_str().unwrap());
     assert_eq!(games[0].moves, texts);
     assert_eq!(games[0].tag("Black"), Some("dama"));
+    p.close().await;
+}
 
-    // Keyboard arrows step through the moves.
+/// Keyboard arrows step through the moves of the dameo game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_steps_through_the_moves_with_the_arrow_keys() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    play_dameo_capture(c, &p.s.url).await;
     c.find(Locator::Css("body"))
         .await
         .unwrap()
         .send_keys("\u{E012}")
         .await
         .unwrap();
-    wait_for(&c, "document.body.dataset.cursor === '3'", "a step back").await;
+    wait_for(c, "document.body.dataset.cursor === '3'", "a step back").await;
     c.find(Locator::Css("body"))
         .await
         .unwrap()
         .send_keys("\u{E014}")
         .await
         .unwrap();
-    wait_for(&c, "document.body.dataset.cursor === '4'", "a step forward").await;
+    wait_for(c, "document.body.dataset.cursor === '4'", "a step forward").await;
+    p.close().await;
+}
 
-    // English: a double capture entered square by square, from a linked position;
-    // dama (Black) replies.
-    c.goto(&format!("{}/?variant=english&fen=W:W22:B1,11,18", s.url))
+/// English: a double capture entered square by square, from a linked position; dama
+/// (Black) replies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_enters_a_double_capture_square_by_square() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    c.goto(&format!("{}/?variant=english&fen=W:W22:B1,11,18", p.s.url))
         .await
         .unwrap();
     wait_for(
-        &c,
+        c,
         "document.body.dataset.variant === 'english'",
         "the english board",
     )
@@ -800,69 +922,85 @@ async fn the_page_in_a_real_browser() {
     )
     .await
     .unwrap();
-    click_square(&c, "22").await;
-    click_square(&c, "15").await;
+    click_square(c, "22").await;
+    click_square(c, "15").await;
     // Mid-capture: the move is not sent yet; the next landing square is shown.
-    assert_eq!(js(&c, "document.body.dataset.plies").await, "0");
+    assert_eq!(js(c, "document.body.dataset.plies").await, "0");
     wait_for(
-        &c,
+        c,
         "document.querySelector('.sq[data-name=\"8\"]').classList.contains('target')",
         "the next landing square",
     )
     .await;
-    click_square(&c, "8").await;
+    click_square(c, "8").await;
     wait_for(
-        &c,
+        c,
         "document.body.dataset.plies === '2'",
         "the capture and dama's reply",
     )
     .await;
-    let first = js(&c, "document.querySelector('#moves .mv').textContent").await;
+    let first = js(c, "document.querySelector('#moves .mv').textContent").await;
     assert_eq!(first, "22x15x8");
-    shot(&c, "english-multicapture").await;
+    shot(c, "english-multicapture").await;
+    p.close().await;
+}
 
-    // Two captures from 22 to 6 that take different men (17 and 9, or 18 and 10):
-    // clicking origin and destination offers both; the one chosen is played.
-    open_english(&c, &s.url, "W:W22:B17,18,9,10,1", 6).await;
-    click_square(&c, "22").await;
-    click_square(&c, "6").await;
+/// Two captures from 22 to 6 that take different men (17 and 9, or 18 and 10):
+/// clicking origin and destination offers both; the one chosen is played.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_offers_a_choice_between_two_captures() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    open_english(c, &p.s.url, "W:W22:B17,18,9,10,1", 6).await;
+    click_square(c, "22").await;
+    click_square(c, "6").await;
     wait_for(
-        &c,
+        c,
         "!document.getElementById('choices').hidden",
         "the choice",
     )
     .await;
     assert_eq!(
         js(
-            &c,
+            c,
             "[...document.querySelectorAll('#choices .choice')].map(e => e.textContent)"
         )
         .await,
         json!(["22x13x6: takes 17, 9", "22x15x6: takes 18, 10"])
     );
-    shot(&c, "english-choice").await;
-    click(&c, "#choices .choice:nth-of-type(2)").await;
+    shot(c, "english-choice").await;
+    click(c, "#choices .choice:nth-of-type(2)").await;
     wait_for(
-        &c,
+        c,
         "document.body.dataset.plies === '1'",
         "the chosen capture",
     )
     .await;
     assert_eq!(
-        js(&c, "document.querySelector('#moves .mv').textContent").await,
+        js(c, "document.querySelector('#moves .mv').textContent").await,
         "22x15x6"
     );
     assert_eq!(
-        js(&c, "['17', '9', '18', '10'].map(n => !!document.querySelector(`.sq[data-name=\"${n}\"] .piece`))").await,
+        js(c, "['17', '9', '18', '10'].map(n => !!document.querySelector(`.sq[data-name=\"${n}\"] .piece`))").await,
         json!([true, true, false, false])
     );
+    p.close().await;
+}
 
-    // A move by drag: press on 11, move, release on 15 (a fresh english game).
-    c.goto(&format!("{}/?variant=english", s.url))
+/// A move by drag: press on 11, move, release on 15 (a fresh english game).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_takes_a_move_by_drag() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    c.goto(&format!("{}/?variant=english", p.s.url))
         .await
         .unwrap();
     wait_for(
-        &c,
+        c,
         "document.body.dataset.variant === 'english' && document.body.dataset.plies === '0'",
         "a new english game",
     )
@@ -873,8 +1011,8 @@ async fn the_page_in_a_real_browser() {
              return [r.left + r.width / 2, r.top + r.height / 2]; }})()"
         )
     };
-    let from = js(&c, &centre("11")).await;
-    let to = js(&c, &centre("15")).await;
+    let from = js(c, &centre("11")).await;
+    let to = js(c, &centre("15")).await;
     let xy = |v: &Value| (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
     let ((x0, y0), (x1, y1)) = (xy(&from), xy(&to));
     let mouse = MouseActions::new("mouse".into())
@@ -900,79 +1038,60 @@ async fn the_page_in_a_real_browser() {
             button: MOUSE_BUTTON_LEFT,
         });
     c.perform_actions(mouse).await.unwrap();
-    wait_for(
-        &c,
-        "document.body.dataset.plies === '1'",
-        "the dragged move",
-    )
-    .await;
+    wait_for(c, "document.body.dataset.plies === '1'", "the dragged move").await;
     assert_eq!(
-        js(&c, "document.querySelector('#moves .mv').textContent").await,
+        js(c, "document.querySelector('#moves .mv').textContent").await,
         "11-15"
     );
+    p.close().await;
+}
 
-    // The end of the game is announced with its rule.
-    open_english(&c, &s.url, "W:W22:B18", 2).await;
-    click_square(&c, "22").await;
-    click_square(&c, "15").await;
-    wait_for(
-        &c,
-        "!document.getElementById('result').hidden",
-        "the result",
-    )
-    .await;
+/// The end of the game is announced with its rule.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_announces_the_end_of_the_game_with_its_rule() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    open_english(c, &p.s.url, "W:W22:B18", 2).await;
+    click_square(c, "22").await;
+    click_square(c, "15").await;
+    wait_for(c, "!document.getElementById('result').hidden", "the result").await;
     assert_eq!(
-        js(&c, "document.getElementById('result').textContent").await,
+        js(c, "document.getElementById('result').textContent").await,
         "White wins: Black has no legal move (G8)"
     );
-    shot(&c, "english-end").await;
+    shot(c, "english-end").await;
+    p.close().await;
+}
 
-    // Import a FEN and see analysis lines appear.
-    c.execute(
-        "document.getElementById('engine-side').value = 'none'; \
-         document.getElementById('engine-side').dispatchEvent(new Event('change')); \
-         document.getElementById('io').value = 'W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12';",
-        vec![],
-    )
-    .await
-    .unwrap();
-    c.find(Locator::Id("load-fen"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    wait_for(&c, "document.body.dataset.plies === '0' && document.querySelectorAll('#board .piece').length === 24", "the FEN").await;
-    c.find(Locator::Id("analyze"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+/// Import a FEN and see analysis lines appear.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_imports_a_fen_and_shows_analysis_lines() {
+    let Some(p) = page().await else {
+        return;
+    };
+    import_fen_and_analyse(&p.c, &p.s.url).await;
+    shot(&p.c, "english-analysis").await;
+    p.close().await;
+}
+
+/// An analysis line previews on the board; Esc leaves the preview.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_previews_an_analysis_line_until_esc() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    import_fen_and_analyse(c, &p.s.url).await;
+    click(c, "#lines li").await;
     wait_for(
-        &c,
-        "document.querySelectorAll('#lines li').length >= 3",
-        "three analysis lines",
-    )
-    .await;
-    wait_for(
-        &c,
-        "document.getElementById('depth-text').textContent.startsWith('depth')",
-        "the depth",
-    )
-    .await;
-    shot(&c, "english-analysis").await;
-    // A line previews on the board.
-    click(&c, "#lines li").await;
-    wait_for(
-        &c,
+        c,
         "document.getElementById('board').classList.contains('previewing')",
         "the preview",
     )
     .await;
-    shot(&c, "english-preview").await;
-
-    // Esc leaves the preview.
+    shot(c, "english-preview").await;
     c.find(Locator::Css("body"))
         .await
         .unwrap()
@@ -980,59 +1099,88 @@ async fn the_page_in_a_real_browser() {
         .await
         .unwrap();
     wait_for(
-        &c,
+        c,
         "!document.getElementById('board').classList.contains('previewing')",
         "the game's board again",
     )
     .await;
-    // A bad FEN is refused with the reason on the page; the game stays.
+    p.close().await;
+}
+
+/// A bad FEN is refused with the reason on the page; the game (24 pieces) stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_refuses_a_bad_fen_and_keeps_the_game() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    open_english(
+        c,
+        &p.s.url,
+        "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        24,
+    )
+    .await;
     c.execute("document.getElementById('io').value = 'W:Wz9:B1';", vec![])
         .await
         .unwrap();
-    click(&c, "#load-fen").await;
+    click(c, "#load-fen").await;
     wait_for(
-        &c,
+        c,
         "document.getElementById('message').textContent.includes('bad FEN')",
         "the FEN error",
     )
     .await;
     assert_eq!(
-        js(&c, "document.querySelectorAll('#board .piece').length").await,
+        js(c, "document.querySelectorAll('#board .piece').length").await,
         24
     );
+    p.close().await;
+}
 
-    // A URL with moves.
-    c.goto(&format!("{}/?variant=english&moves=11-15%2023-19", s.url))
+/// A URL with moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_opens_a_url_with_moves() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    c.goto(&format!("{}/?variant=english&moves=11-15%2023-19", p.s.url))
         .await
         .unwrap();
-    wait_for(
-        &c,
-        "document.body.dataset.plies === '2'",
-        "the linked moves",
-    )
-    .await;
+    wait_for(c, "document.body.dataset.plies === '2'", "the linked moves").await;
     assert_eq!(
         js(
-            &c,
+            c,
             "[...document.querySelectorAll('#moves .mv')].map(e => e.textContent).join(' ')"
         )
         .await,
         "11-15 23-19"
     );
+    p.close().await;
+}
 
-    // At phone width the board fits the screen, without sideways scrolling.
+/// At phone width the board fits the screen, without sideways scrolling.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_fits_the_board_to_a_phone_screen() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
     c.set_window_size(390, 844).await.unwrap();
-    c.goto(&format!("{}/?variant=croda", s.url)).await.unwrap();
+    c.goto(&format!("{}/?variant=croda", p.s.url))
+        .await
+        .unwrap();
     wait_for(
-        &c,
+        c,
         "document.body.dataset.variant === 'croda'",
         "the croda board",
     )
     .await;
     assert_eq!(
-        js(&c, "document.getElementById('board').getBoundingClientRect().right <= window.innerWidth && document.documentElement.scrollWidth <= window.innerWidth").await,
+        js(c, "document.getElementById('board').getBoundingClientRect().right <= window.innerWidth && document.documentElement.scrollWidth <= window.innerWidth").await,
         true
     );
-    shot(&c, "croda-phone").await;
-    c.close().await.unwrap();
+    shot(c, "croda-phone").await;
+    p.close().await;
 }

@@ -1,4 +1,9 @@
-"""Drive dama with pydraughts' HubEngine.go(...) through a whole english game (PDN FENs)."""
+"""Drive dama with pydraughts' HubEngine.go(...) through a whole english game (PDN FENs).
+
+Usage: python3 tests/interop/pydraughts_game.py PATH_TO_DAMA (tests/interop.rs runs it
+under `cargo test`). Every move dama sends must be one pydraughts accepts on its own
+board (Move(board, hub_move=...) raises otherwise); dama must leave on `quit` with 0.
+"""
 import logging, sys, time
 from draughts import Board, Move
 from draughts.engine import HubEngine
@@ -18,3 +23,6 @@ while not board.is_over() and len(moves) < 200:
 print("RESULT", board.winner(), "plies", len(moves))
 print("PDN", " ".join(moves))
 engine.quit()
+code = engine.p.wait(timeout=10)
+print("dama exited with", code)
+sys.exit(code)
