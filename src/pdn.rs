@@ -195,6 +195,22 @@ pub enum RecordError {
     NoGame,
 }
 
+impl RecordError {
+    /// The error as the command line and the Hub loop word it: an illegal move is
+    /// `illegal move TEXT at ply N: REASON`, anything else as [`Display`](fmt::Display)
+    /// writes it.
+    pub fn by_ply(&self) -> String {
+        match self {
+            RecordError::Move {
+                number,
+                text,
+                reason,
+            } => format!("illegal move {text} at ply {number}: {reason}"),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

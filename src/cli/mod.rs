@@ -136,19 +136,11 @@ pub fn game_from_args<R: Rules>(
     fen: Option<&str>,
     moves: Option<&str>,
 ) -> Result<crate::game::Game<R>, String> {
-    use crate::pdn::RecordError;
     crate::pdn::read_game(
         fen,
         moves.unwrap_or("").split_whitespace(),
         crate::notation::parse_move::<R>,
         crate::pdn::PastEnd::Allow,
     )
-    .map_err(|e| match e {
-        RecordError::Move {
-            number,
-            text,
-            reason,
-        } => format!("illegal move {text} at ply {number}: {reason}"),
-        other => other.to_string(),
-    })
+    .map_err(|e| e.by_ply())
 }

@@ -18,7 +18,7 @@ use crate::game::Game;
 use crate::movegen;
 use crate::moves::Move;
 use crate::notation::move_text;
-use crate::pdn::{play_moves, PastEnd, RecordError};
+use crate::pdn::{play_moves, PastEnd};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::Score;
@@ -221,14 +221,7 @@ impl<R: Rules> Session for VariantSession<R> {
         };
         let mut game = Game::new(start);
         let read = hubpos::parse_any_move::<R>;
-        let result = play_moves(&mut game, moves, read, PastEnd::Allow).map_err(|e| match e {
-            RecordError::Move {
-                number,
-                text,
-                reason,
-            } => format!("illegal move {text} at ply {number}: {reason}"),
-            other => other.to_string(),
-        });
+        let result = play_moves(&mut game, moves, read, PastEnd::Allow).map_err(|e| e.by_ply());
         // The position stays at the last legal ply.
         self.game = game;
         result
