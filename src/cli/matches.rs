@@ -49,7 +49,8 @@ pub struct MatchArgs {
     /// Time control.
     #[arg(long, default_value = "depth=6", value_parser = |s: &str| s.parse::<crate::play::match_runner::TimeControl>())]
     pub tc: crate::play::match_runner::TimeControl,
-    /// A file of openings: FENs and/or move sequences, one per line.
+    /// A file of openings: FENs and/or move sequences, one per line, each played twice
+    /// with colours swapped (`dama openings` makes such files; shipped: openings/).
     #[arg(long, conflicts_with = "random_openings")]
     pub openings: Option<std::path::PathBuf>,
     /// Random balanced openings of this many plies (the default, 6).

@@ -11,6 +11,7 @@ mod bench;
 mod egdb;
 mod gen;
 mod matches;
+mod openings;
 mod perft;
 pub mod progress;
 mod selfplay;
@@ -23,6 +24,7 @@ pub use bench::BenchArgs;
 pub use egdb::EgdbArgs;
 pub use gen::GenArgs;
 pub use matches::MatchArgs;
+pub use openings::OpeningsArgs;
 pub use perft::PerftArgs;
 pub use selfplay::{parse_player, SelfplayArgs};
 pub use serve::ServeArgs;
@@ -80,6 +82,10 @@ pub enum Command {
     /// openings, adjudication, PDN output, Elo and SPRT.
     #[command(name = "match", after_help = matches::MATCH_HELP)]
     Match(MatchArgs),
+    /// Make a file of test openings that separate engines: lines whose last position
+    /// dama rates as somewhat better for one side, with nothing forced.
+    #[command(after_help = openings::OPENINGS_HELP)]
+    Openings(OpeningsArgs),
     /// Make training data for the learned evaluation: self-play games from random
     /// balanced openings, every quiet position with its search score and the result.
     #[command(after_help = gen::GEN_HELP)]
@@ -111,6 +117,7 @@ pub fn run() -> i32 {
         Command::Selfplay(args) => with_variant!(args.variant, R => selfplay::run::<R>(&args)),
         Command::Tune(args) => with_variant!(args.variant, R => tune::run::<R>(&args)),
         Command::Match(args) => with_variant!(args.variant, R => matches::run::<R>(&args)),
+        Command::Openings(args) => with_variant!(args.variant, R => openings::run::<R>(&args)),
         Command::Gen(args) => with_variant!(args.variant, R => gen::run_gen::<R>(&args)),
         Command::Train(args) => with_variant!(args.variant, R => train::run_train::<R>(&args)),
         Command::Egdb(args) => with_variant!(egdb::variant_of(&args), R => egdb::run::<R>(&args)),

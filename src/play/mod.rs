@@ -1,4 +1,5 @@
-//! Games between engines: openings ([`opening`]), in-process self-play ([`selfplay`]),
+//! Games between engines: openings ([`opening`]) and test openings that separate engines
+//! ([`selection`]), in-process self-play ([`selfplay`]),
 //! matches against Hub engines ([`match_runner`]) and their resumption
 //! ([`match_resume`]), match statistics ([`stats`]), endgame-database conversion runs
 //! ([`conversion`]), and the one worker pool they all play their games on ([`pool`]).
@@ -8,5 +9,6 @@ pub mod match_resume;
 pub mod match_runner;
 pub mod opening;
 pub mod pool;
+pub mod selection;
 pub mod selfplay;
 pub mod stats;

@@ -107,7 +107,10 @@ pub struct Opening {
 }
 
 /// Reads an openings file: one opening per line, a PDN FEN (with `:`) optionally
-/// followed by moves, or moves from the start position; `#` starts a comment.
+/// followed by moves, or moves from the start position; then, optionally, `;` and the
+/// FEN those moves reach, which must be the position they reach (the files of
+/// `dama openings`: [`crate::play::selection`]); `#` starts a comment. A line that does
+/// not read in `R` is refused with its number.
 pub fn read_openings<R: Rules>(text: &str) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
     for (n, raw) in text.lines().enumerate() {
@@ -115,14 +118,30 @@ pub fn read_openings<R: Rules>(text: &str) -> Result<Vec<Opening>, String> {
         if line.is_empty() {
             continue;
         }
+        let at = |e: String| format!("openings line {}: {e}", n + 1);
+        let (line, reaches) = match line.split_once(';') {
+            Some((moves, fen)) => (moves.trim(), Some(fen.trim())),
+            None => (line, None),
+        };
         let mut words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-        let fen = if words[0].contains(':') {
+        let fen = if words.first().is_some_and(|w| w.contains(':')) {
             Some(words.remove(0))
         } else {
             None
         };
         let o = Opening { fen, moves: words };
-        opening_game::<R>(&o).map_err(|e| format!("openings line {}: {e}", n + 1))?;
+        let game = opening_game::<R>(&o).map_err(at)?;
+        if let Some(f) = reaches {
+            let want =
+                crate::fen::parse_fen::<R>(f).map_err(|e| at(format!("the FEN after ';': {e}")))?;
+            // Compared as FENs: the draw counters are not part of a FEN.
+            if crate::fen::to_fen(&want) != crate::fen::to_fen(game.position()) {
+                return Err(at(format!(
+                    "the moves reach {}, not the FEN given ({f})",
+                    crate::fen::to_fen(game.position())
+                )));
+            }
+        }
         out.push(o);
     }
     if out.is_empty() {

@@ -1,0 +1,201 @@
+//! `dama openings`: a file of test openings that separate engines.
+
+use super::parse_variant;
+use crate::atomic_file::Appender;
+use crate::cli::progress::Progress;
+use crate::play::opening::{opening_game, read_openings};
+use crate::play::selection::{candidate_of, select, Chosen, Selection};
+use crate::rules::Rules;
+use crate::types::Score;
+use crate::variant::Variant;
+use clap::Args;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+pub(super) const OPENINGS_HELP: &str = "\
+Each line is a random line of --plies plies from the start that ends in a quiet position
+(no capture pending) which dama's search at --depth rates as better for one side by
+--margin men, from..to, with no forced win or loss found; no two lines reach the same
+position. A line of the file:
+  11-15 24-20 8-11 28-24 9-13 22-18 ; W:W18,20,...:B1,2,... # white +0.42, depth 14, candidate 17
+the moves, ';' and the FEN they reach (checked when the file is read), then a comment
+with the score from White's side, the depth and the candidate's number. `dama match
+--openings FILE` plays every line twice, colours swapped.
+Defaults per variant (plies, margin, depth): english 8, 0.30..0.90, 14; scandinavian 8,
+0.30..0.90, 12; boyer-parton 8, 0.40..1.20, 12; dameo and croda 8, 0.30..1.00, 9.
+Lines are written as they are found; Ctrl-C or a crash leaves whole lines, and the same
+command with --resume goes on (the file's first line records the settings).
+Example:
+  dama openings --variant english --count 200 --out english.openings";
+
+/// Arguments of `dama openings`.
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    /// Rule set.
+    #[arg(long, short = 'v', value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Lines the file should hold.
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// The file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The better side's advantage in men, from..to (e.g. 0.3..0.9; default per variant).
+    #[arg(long, value_parser = parse_margin)]
+    pub margin: Option<(Score, Score)>,
+    /// Random plies of each line (default per variant).
+    #[arg(long)]
+    pub plies: Option<usize>,
+    /// Depth of the search that rates a line (default per variant).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Seed of the random lines.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Candidate lines tried at most before giving up.
+    #[arg(long, default_value_t = 200_000)]
+    pub candidates: u64,
+    /// Go on with an existing file made with the same settings.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// Reads `LO..HI` in men into hundredths of a man.
+fn parse_margin(s: &str) -> Result<(Score, Score), String> {
+    let (lo, hi) = s
+        .split_once("..")
+        .ok_or_else(|| format!("margin '{s}': expected LO..HI in men, e.g. 0.3..0.9"))?;
+    let men = |t: &str| -> Result<Score, String> {
+        let v: f64 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("margin '{s}': '{t}' is not a number of men"))?;
+        if !(0.0..=20.0).contains(&v) {
+            return Err(format!("margin '{s}': {v} men is out of 0..20"));
+        }
+        Ok((v * 100.0).round() as Score)
+    };
+    let (lo, hi) = (men(lo)?, men(hi)?);
+    if lo > hi {
+        return Err(format!("margin '{s}': it runs backwards"));
+    }
+    Ok((lo, hi))
+}
+
+/// The settings as the file's first line records them.
+fn header(variant: Variant, sel: &Selection) -> String {
+    format!(
+        "# dama openings variant={} plies={} margin={:.2}..{:.2} depth={} seed={}",
+        variant,
+        sel.plies,
+        sel.margin.0 as f64 / 100.0,
+        sel.margin.1 as f64 / 100.0,
+        sel.depth,
+        sel.seed
+    )
+}
+
+/// Runs `dama openings`.
+pub fn run<R: Rules>(args: &OpeningsArgs) -> i32 {
+    match openings::<R>(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("dama openings: {e}");
+            2
+        }
+    }
+}
+
+fn openings<R: Rules>(args: &OpeningsArgs) -> Result<(), String> {
+    let defaults = Selection::default_for(args.variant);
+    let sel = Selection {
+        count: args.count,
+        plies: args.plies.unwrap_or(defaults.plies),
+        margin: args.margin.unwrap_or(defaults.margin),
+        depth: args.depth.unwrap_or(defaults.depth).max(1),
+        seed: args.seed,
+        candidates: args.candidates,
+    };
+    let head = header(args.variant, &sel);
+    let existing = std::fs::read_to_string(&args.out).unwrap_or_default();
+    let mut known = HashSet::new();
+    let mut first = 0;
+    if !existing.trim().is_empty() {
+        if !args.resume {
+            return Err(format!(
+                "{} exists: add --resume to go on with it, or name another file",
+                args.out.display()
+            ));
+        }
+        if existing.lines().next() != Some(head.as_str()) {
+            return Err(format!(
+                "{} was made with other settings ({}), not {}",
+                args.out.display(),
+                existing.lines().next().unwrap_or(""),
+                head
+            ));
+        }
+        let has_lines = existing
+            .lines()
+            .any(|l| !l.split('#').next().unwrap_or("").trim().is_empty());
+        if has_lines {
+            for o in
+                read_openings::<R>(&existing).map_err(|e| format!("{}: {e}", args.out.display()))?
+            {
+                known.insert(opening_game::<R>(&o)?.position().hash());
+            }
+        }
+        first = existing
+            .lines()
+            .filter_map(candidate_of)
+            .max()
+            .map_or(0, |n| n + 1);
+    }
+    let mut file = Appender::open(&args.out, false)?;
+    if existing.trim().is_empty() {
+        file.append(&format!("{head}\n"))?;
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    eprintln!(
+        "{}: {} lines wanted, {} in the file; candidates from {}; {} threads",
+        args.out.display(),
+        sel.count,
+        known.len(),
+        first,
+        threads
+    );
+    let bar = Progress::new("openings", sel.count as u64, 10);
+    let file = Mutex::new(file);
+    let write = |c: &Chosen<R>| {
+        file.lock()
+            .expect("file")
+            .append(&format!("{}\n", c.line()))
+    };
+    let progress = |lines: usize, rated: u64| bar.update(lines as u64, &format!("{rated} rated"));
+    let report = select::<R>(&sel, threads, first, known.clone(), &write, &progress);
+    bar.finish();
+    let report = report?;
+    let total = known.len() + report.chosen;
+    eprintln!(
+        "{} lines in {} ({} new: {} candidates rated, {} reached a position already in the file)",
+        total,
+        args.out.display(),
+        report.chosen,
+        report.rated,
+        report.repeats
+    );
+    if total < sel.count {
+        return Err(format!(
+            "only {total} of {} lines within the margin in {} candidates: widen --margin, \
+             or raise --candidates",
+            sel.count, sel.candidates
+        ));
+    }
+    Ok(())
+}

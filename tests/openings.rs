@@ -1,0 +1,252 @@
+//! Test openings: every shipped openings file (openings/<variant>.openings) is legal, its
+//! lines reach distinct positions within its margin by a shallow search; damaged files and
+//! files of another variant are refused by line; a match plays each line twice with the
+//! colours swapped; `dama openings` writes, refuses and resumes files.
+
+mod common;
+
+use common::bin::dama;
+use dama::engine::time::Limits;
+use dama::engine::Engine;
+use dama::pdn::parse_pdn;
+use dama::play::opening::{opening_game, read_openings};
+use dama::{with_variant, Rules, Variant};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+fn shipped(variant: Variant) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("openings")
+        .join(format!("{variant}.openings"))
+}
+
+/// The margin of a file's first line (`margin=0.30..0.90`), in hundredths of a man.
+fn margin_of(header: &str) -> (i32, i32) {
+    let m = header
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("margin="))
+        .expect("a margin in the first line");
+    let (lo, hi) = m.split_once("..").unwrap();
+    let men = |t: &str| (t.parse::<f64>().unwrap() * 100.0).round() as i32;
+    (men(lo), men(hi))
+}
+
+fn check_shipped<R: Rules>() {
+    let path = shipped(R::VARIANT);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let header = text.lines().next().unwrap();
+    assert!(
+        header.starts_with(&format!("# dama openings variant={} ", R::NAME)),
+        "{header}"
+    );
+    let (lo, hi) = margin_of(header);
+    // Legal, and reaching the FEN each line gives: read_openings checks both.
+    let openings = read_openings::<R>(&text).unwrap();
+    assert!(
+        openings.len() >= 100,
+        "{}: {} lines",
+        R::NAME,
+        openings.len()
+    );
+    let mut seen = HashSet::new();
+    let mut engine = Engine::<R>::new(16, 1);
+    let slack = (hi - lo).max(20);
+    for (n, o) in openings.iter().enumerate() {
+        assert!(o.fen.is_none(), "line {}: from the start position", n + 1);
+        let game = opening_game::<R>(o).unwrap();
+        assert!(
+            seen.insert(game.position().hash()),
+            "{} line {}: a position reached before",
+            R::NAME,
+            n + 1
+        );
+        engine.new_game();
+        engine.set_game(game);
+        let limits = Limits {
+            depth: Some(6),
+            ..Default::default()
+        };
+        let score = engine.search(&limits, 1, &|_| {}).lines[0].score.abs();
+        assert!(
+            score + slack >= lo && score <= hi + slack,
+            "{} line {}: the shallow search says {score}, the margin is {lo}..{hi}",
+            R::NAME,
+            n + 1
+        );
+    }
+    // The recorded deep scores are inside the margin.
+    for line in text.lines().skip(1) {
+        let white: f64 = line
+            .split("white ")
+            .nth(1)
+            .and_then(|s| s.split(',').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no score in {line}"));
+        let s = (white * 100.0).round().abs() as i32;
+        assert!((lo..=hi).contains(&s), "{line}");
+    }
+}
+
+#[test]
+fn shipped_openings_are_legal_distinct_and_within_their_margin() {
+    for v in Variant::ALL {
+        with_variant!(v, R => check_shipped::<R>());
+    }
+}
+
+#[test]
+fn damaged_and_foreign_files_are_refused_by_line() {
+    use dama::rules::{English, Scandinavian};
+    let text = std::fs::read_to_string(shipped(Variant::English)).unwrap();
+    assert!(read_openings::<English>(&text).is_ok());
+    // Another variant: the first line's first move is not legal there.
+    let e = read_openings::<Scandinavian>(&text).unwrap_err();
+    assert!(e.starts_with("openings line 2: move 1 "), "{e}");
+    // A FEN that the moves do not reach.
+    let lines: Vec<&str> = text.lines().collect();
+    let (moves, fen) = lines[3].split_once(" ; ").unwrap();
+    let other_fen = lines[4].split_once(" ; ").unwrap().1;
+    let damaged = format!(
+        "{}\n{}\n{}\n{moves} ; {other_fen}\n",
+        lines[0], lines[1], lines[2]
+    );
+    let e = read_openings::<English>(&damaged).unwrap_err();
+    assert!(
+        e.starts_with("openings line 4: the moves reach ") && e.contains("not the FEN given"),
+        "{e}"
+    );
+    assert!(!fen.is_empty());
+    // A broken FEN, a broken move, an empty file.
+    let e = read_openings::<English>(&format!("{moves} ; W:W99\n")).unwrap_err();
+    assert!(e.starts_with("openings line 1: the FEN after ';': "), "{e}");
+    let e = read_openings::<English>("11-15 23-19 8-12x\n").unwrap_err();
+    assert!(e.starts_with("openings line 1: move 3 (8-12x)"), "{e}");
+    assert_eq!(
+        read_openings::<English>("# nothing\n").unwrap_err(),
+        "the openings file has no opening"
+    );
+}
+
+#[test]
+fn a_match_plays_each_line_twice_with_colours_swapped() {
+    let dir = std::env::temp_dir().join(format!("dama-openings-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(shipped(Variant::English)).unwrap();
+    let three: Vec<&str> = text.lines().take(4).collect();
+    let file = dir.join("three.openings");
+    std::fs::write(&file, three.join("\n")).unwrap();
+    let pdn = dir.join("games.pdn");
+    let engine = format!("{} hub", common::bin::dama_path());
+    let (code, _, err) = dama(&[
+        "match",
+        "--variant",
+        "english",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--openings",
+        file.to_str().unwrap(),
+        "--games",
+        "6",
+        "--tc",
+        "depth=2",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let games = parse_pdn(&std::fs::read_to_string(&pdn).unwrap());
+    assert_eq!(games.len(), 6);
+    let mut by_opening: HashMap<String, Vec<String>> = HashMap::new();
+    for g in &games {
+        by_opening
+            .entry(g.tag("Opening").unwrap().to_string())
+            .or_default()
+            .push(g.tag("White").unwrap().to_string());
+    }
+    assert_eq!(by_opening.len(), 3);
+    for (opening, whites) in &by_opening {
+        let moves = three[1..]
+            .iter()
+            .map(|l| l.split(" ; ").next().unwrap())
+            .collect::<Vec<_>>();
+        assert!(moves.contains(&opening.as_str()), "{opening}");
+        assert_eq!(whites.len(), 2, "{opening}");
+        assert_ne!(
+            whites[0], whites[1],
+            "{opening}: the same engine had White twice"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_openings_command_writes_refuses_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("dama-openings-cmd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("e.openings");
+    let out_s = out.to_str().unwrap();
+    let args = |count: &'static str| {
+        vec![
+            "openings",
+            "--variant",
+            "english",
+            "--count",
+            count,
+            "--depth",
+            "6",
+            "--threads",
+            "2",
+            "--out",
+            out_s,
+        ]
+    };
+    let (code, _, err) = dama(&args("4"));
+    assert_eq!(code, 0, "{err}");
+    let first = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(first.lines().count(), 5, "{first}");
+    assert!(first
+        .starts_with("# dama openings variant=english plies=8 margin=0.30..0.90 depth=6 seed=1\n"));
+    // An existing file is not overwritten.
+    let (code, _, err) = dama(&args("6"));
+    assert_eq!(code, 2);
+    assert!(err.contains("exists: add --resume"), "{err}");
+    // Resumed: the same lines, then new ones, all distinct.
+    let mut resume = args("6");
+    resume.push("--resume");
+    let (code, _, err) = dama(&resume);
+    assert_eq!(code, 0, "{err}");
+    let second = std::fs::read_to_string(&out).unwrap();
+    assert!(second.starts_with(&first));
+    assert_eq!(second.lines().count(), 7);
+    let openings = read_openings::<dama::rules::English>(&second).unwrap();
+    let positions: HashSet<u64> = openings
+        .iter()
+        .map(|o| {
+            opening_game::<dama::rules::English>(o)
+                .unwrap()
+                .position()
+                .hash()
+        })
+        .collect();
+    assert_eq!(positions.len(), 6);
+    // Other settings: refused, naming both.
+    let mut other = resume.clone();
+    other.extend(["--seed", "2"]);
+    let (code, _, err) = dama(&other);
+    assert_eq!(code, 2);
+    assert!(err.contains("was made with other settings"), "{err}");
+    // A margin that runs backwards.
+    let (code, _, err) = dama(&[
+        "openings",
+        "--variant",
+        "english",
+        "--margin",
+        "0.9..0.3",
+        "--out",
+        out_s,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("runs backwards"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
