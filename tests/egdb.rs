@@ -333,29 +333,35 @@ fn predecessors_are_exact<R: Rules>(material: Material) {
             .count() as u64;
         preds.clear();
         predecessors(&q, &mut preds);
-        let distinct: HashSet<Key> = preds.iter().map(key).collect();
-        assert_eq!(
-            distinct.len(),
-            preds.len(),
-            "{} {material}: a predecessor twice",
-            R::NAME
-        );
-        for p in &preds {
-            assert!(
-                movegen::legal_moves(p)
-                    .iter()
-                    .any(|mv| key(&p.play(mv)) == key(&q)),
-                "{} {material}: {} is no predecessor of {}",
-                R::NAME,
-                dama::fen::to_fen(p),
-                dama::fen::to_fen(&q)
-            );
-        }
+        assert_sound_predecessors(material, &q, &preds);
         found += preds.len() as u64;
         with_preds += u64::from(!preds.is_empty());
     }
     assert_eq!(found, edges, "{} {material}: predecessors missed", R::NAME);
     assert!(with_preds > positions / 4);
+}
+
+/// The predecessors `preds` found for `q` are distinct, and each has a legal quiet move
+/// into `q`.
+fn assert_sound_predecessors<R: Rules>(material: Material, q: &Position<R>, preds: &[Position<R>]) {
+    let distinct: HashSet<Key> = preds.iter().map(key).collect();
+    assert_eq!(
+        distinct.len(),
+        preds.len(),
+        "{} {material}: a predecessor twice",
+        R::NAME
+    );
+    for p in preds {
+        assert!(
+            movegen::legal_moves(p)
+                .iter()
+                .any(|mv| key(&p.play(mv)) == key(q)),
+            "{} {material}: {} is no predecessor of {}",
+            R::NAME,
+            dama::fen::to_fen(p),
+            dama::fen::to_fen(q)
+        );
+    }
 }
 
 /// The sampled form of [`predecessors_are_exact`]: for `samples` random positions `q`
@@ -376,24 +382,7 @@ fn predecessors_agree_on_a_sample<R: Rules>(material: Material, samples: usize, 
         checked += 1;
         preds.clear();
         predecessors(&q, &mut preds);
-        let distinct: HashSet<Key> = preds.iter().map(key).collect();
-        assert_eq!(
-            distinct.len(),
-            preds.len(),
-            "{} {material}: a predecessor twice",
-            R::NAME
-        );
-        for p in &preds {
-            assert!(
-                movegen::legal_moves(p)
-                    .iter()
-                    .any(|mv| key(&p.play(mv)) == key(&q)),
-                "{} {material}: {} is no predecessor of {}",
-                R::NAME,
-                dama::fen::to_fen(p),
-                dama::fen::to_fen(&q)
-            );
-        }
+        assert_sound_predecessors(material, &q, &preds);
         for mv in movegen::legal_moves(&q).iter() {
             let s = q.play(mv);
             if Material::of(&s) != material {

@@ -29,7 +29,6 @@ use crate::variant::Variant;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// How the openings are chosen.
@@ -97,7 +96,7 @@ impl<R: Rules> Chosen<R> {
     }
 }
 
-/// The number of candidate `index`'s line in a comment of [`Chosen::line`], if any.
+/// The candidate number that a file line's comment (as [`Chosen::line`] writes it) gives, if any.
 pub fn candidate_of(line: &str) -> Option<u64> {
     let (_, comment) = line.split_once('#')?;
     comment
@@ -177,9 +176,6 @@ pub fn select<R: Rules>(
     progress: &(dyn Fn(usize, u64) + Sync),
 ) -> Result<Report, String> {
     let have = known.len();
-    let seen = Mutex::new((known, 0usize, None::<String>));
-    let rated = AtomicUsize::new(0);
-    let jobs = sel.candidates.saturating_sub(first) as usize;
     if have >= sel.count {
         return Ok(Report {
             chosen: 0,
@@ -187,41 +183,53 @@ pub fn select<R: Rules>(
             repeats: 0,
         });
     }
+    let jobs = sel.candidates.saturating_sub(first) as usize;
+    let run = Mutex::new(Run {
+        seen: known,
+        report: Report {
+            chosen: 0,
+            rated: 0,
+            repeats: 0,
+        },
+        error: None,
+    });
     let engine = || Engine::<R>::try_new(16, 1).ok();
-    let chosen = AtomicUsize::new(0);
     pool::run(threads, jobs, engine, |engine, job| {
         let index = first + job as u64;
         let found = candidate(engine, sel, index);
-        let n = rated.fetch_add(1, Ordering::Relaxed) as u64 + 1;
-        let mut s = seen.lock().expect("seen");
-        if s.2.is_some() || have + chosen.load(Ordering::Relaxed) >= sel.count {
+        let mut r = run.lock().expect("run");
+        if r.error.is_some() || have + r.report.chosen >= sel.count {
             return Flow::Stop;
         }
+        r.report.rated += 1;
         if let Some(c) = found {
-            if !s.0.insert(c.game.position().hash()) {
-                s.1 += 1;
+            if !r.seen.insert(c.game.position().hash()) {
+                r.report.repeats += 1;
             } else if let Err(e) = write(&c) {
-                s.2 = Some(e);
+                r.error = Some(e);
                 return Flow::Stop;
             } else {
-                chosen.fetch_add(1, Ordering::Relaxed);
+                r.report.chosen += 1;
             }
         }
-        let total = have + chosen.load(Ordering::Relaxed);
-        progress(total, n);
+        let total = have + r.report.chosen;
+        progress(total, r.report.rated);
         if total >= sel.count {
             Flow::Stop
         } else {
             Flow::Next
         }
     });
-    let (_, repeats, error) = seen.into_inner().expect("seen");
-    if let Some(e) = error {
-        return Err(e);
+    let r = run.into_inner().expect("run");
+    match r.error {
+        Some(e) => Err(e),
+        None => Ok(r.report),
     }
-    Ok(Report {
-        chosen: chosen.into_inner(),
-        rated: rated.into_inner() as u64,
-        repeats,
-    })
+}
+
+/// The state of a [`select`] run, shared by its workers under one lock.
+struct Run {
+    seen: HashSet<u64>,
+    report: Report,
+    error: Option<String>,
 }
