@@ -550,3 +550,72 @@ fn mirror_augmentation_only_where_the_rules_are_symmetric() {
     assert_eq!(mirrored(&m), r);
     assert_ne!(m, r, "a position from mid-game is not its own mirror");
 }
+
+/// `dama gen --shard K/N`: the shards of one run are disjoint and together are the
+/// unsharded run, game for game and record for record; a file is resumed only with its
+/// own shard, and a malformed shard is refused.
+#[test]
+fn gen_shards_are_disjoint_and_make_the_whole_run() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let dir = std::env::temp_dir().join(format!("dama-gen-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gen = |name: &str, extra: &[&str]| {
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        let p = path.to_str().unwrap().to_string();
+        let mut a = vec![
+            "gen", "-v", "english", "--games", "7", "--nodes", "150", "--seed", "9", "-t", "2",
+            "--out", &p,
+        ];
+        a.extend_from_slice(extra);
+        let (code, _, err) = dama(&a);
+        assert_eq!(code, 0, "{err}");
+        path
+    };
+    // Records grouped by game number, in the order they were written within a game.
+    let games = |path: &std::path::Path| -> BTreeMap<u32, Vec<Record>> {
+        let mut by_game: BTreeMap<u32, Vec<Record>> = BTreeMap::new();
+        for r in data::read(path, "english").unwrap() {
+            by_game.entry(r.game).or_default().push(r);
+        }
+        by_game
+    };
+    let whole = games(&gen("whole.bin", &[]));
+    assert_eq!(
+        whole.keys().copied().collect::<Vec<_>>(),
+        (0..7).collect::<Vec<_>>()
+    );
+    let mut union = BTreeMap::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let part = games(&gen(&format!("shard{k}.bin"), &["--shard", &shard]));
+        let want: BTreeSet<u32> = (0..7).filter(|g| g % 3 == k - 1).collect();
+        assert_eq!(
+            part.keys().copied().collect::<BTreeSet<_>>(),
+            want,
+            "shard {shard}"
+        );
+        for (g, records) in part {
+            assert!(union.insert(g, records).is_none(), "game {g} in two shards");
+        }
+    }
+    assert_eq!(union, whole);
+    // Resuming a shard's file as another shard is refused, naming the game.
+    let p = dir.join("shard1.bin");
+    let p = p.to_str().unwrap();
+    let (code, _, err) = dama(&[
+        "gen", "-v", "english", "--games", "7", "--nodes", "150", "--seed", "9", "--out", p,
+        "--resume", "--shard", "2/3",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("holds game 0, which is not in shard 2/3"),
+        "{err}"
+    );
+    for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+        let (code, _, err) = dama(&["gen", "-v", "english", "--out", p, "--shard", bad]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(err.contains("is not a shard: write K/N"), "{bad}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

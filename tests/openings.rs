@@ -122,7 +122,10 @@ fn english_ballots_are_the_acf_list_less_the_barred() {
     for (o, n) in ballots.iter().zip(&numbers) {
         assert_eq!(o.moves.len(), 3, "ACF {n}: three moves");
         let game = opening_game::<English>(o).unwrap();
-        assert!(seen.insert(game.position().hash()), "ACF {n}: a position twice");
+        assert!(
+            seen.insert(game.position().hash()),
+            "ACF {n}: a position twice"
+        );
     }
 }
 

@@ -17,10 +17,15 @@ game's result; the format is documented in src/learn/data.rs. Each game is appen
 flushed as soon as it ends, so a killed run loses at most the games in progress. Ctrl-C
 (SIGINT, SIGTERM) lets the games in progress finish and be written, then exits with code
 130 (a second Ctrl-C exits at once). Run the same command with --resume to finish.
+--shard K/N splits one run over N machines: each plays the games whose number leaves K-1
+when divided by N, so the shards are disjoint and together are the unsharded run, game
+for game; `dama train --data` takes all their files (README: a GNU parallel line and a
+Slurm array job).
 Examples:
   dama gen --variant english --games 20000 --nodes 10000 --out data/english-0.bin
   dama gen --variant english --games 20000 --nodes 10000 --out data/english-0.bin --resume
-  dama gen --variant dameo --games 5000 --evaluation nn --out data/dameo-1.bin";
+  dama gen --variant dameo --games 5000 --evaluation nn --out data/dameo-1.bin
+  dama gen --variant english --games 80000 --shard 3/8 --out data/english-4.3.bin";
 
 /// Arguments of `dama gen`.
 #[derive(Args, Debug)]
@@ -60,6 +65,45 @@ pub struct GenArgs {
     /// Continue the run in --out: keep its whole games and play the missing ones.
     #[arg(long)]
     pub resume: bool,
+    /// Play only shard K of N (1 <= K <= N): the games whose number leaves K-1 when
+    /// divided by N. The N shards of one command line are disjoint and together are the
+    /// whole run, so they can run on N machines (see README).
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
+/// Shard K of N of a run (`--shard K/N`), K counted from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, 1..=count.
+    pub index: u32,
+    /// How many shards the run is split into.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Whether game number `game` belongs to this shard.
+    pub fn holds(self, game: u32) -> bool {
+        game % self.count == self.index - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Reads `K/N` with 1 <= K <= N.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("'{text}' is not a shard: write K/N with 1 <= K <= N, e.g. 3/8");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let index: u32 = k.trim().parse().map_err(|_| bad())?;
+    let count: u32 = n.trim().parse().map_err(|_| bad())?;
+    if index == 0 || count == 0 || index > count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
 }
 
 pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
@@ -112,8 +156,16 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
             Err(e) => return fail(e),
         }
     };
+    let shard = args.shard.unwrap_or(Shard { index: 1, count: 1 });
+    if let Some(g) = done.iter().find(|&&g| !shard.holds(g)) {
+        return fail(format!(
+            "{} holds game {g}, which is not in shard {shard}: resume it with the --shard \
+             it was made with",
+            args.out.display(),
+        ));
+    }
     let todo: Vec<u32> = (0..cfg.games)
-        .filter(|g| done.binary_search(g).is_err())
+        .filter(|&g| shard.holds(g) && done.binary_search(&g).is_err())
         .collect();
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -121,9 +173,11 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
             .unwrap_or(1)
     });
     eprintln!(
-        "gen: {} {} games ({} already in {}), {} threads, evaluation {}",
+        "gen: {} {} games{} ({} already in {}), {} threads, evaluation {}",
         R::NAME,
         todo.len(),
+        args.shard
+            .map_or(String::new(), |s| format!(" of shard {s}")),
         done.len(),
         args.out.display(),
         threads,
