@@ -1,6 +1,11 @@
 //! Search limits and time allocation: depth, nodes, fixed time per move, and clock time
-//! with increment and moves to go.
+//! with increment and moves to go. On a clock the planned time of a move (the soft limit)
+//! is scaled by what the iterations learn ([`Stability`]): more when the best move
+//! changes or the score falls, less when one move has stood for many iterations, none
+//! beyond the first iteration for a forced move; the hard limit is never passed.
 
+use crate::moves::Move;
+use crate::types::{Score, MATE_BOUND};
 use std::time::{Duration, Instant};
 
 /// What bounds a search. Several limits may be set; the first one reached stops it.
@@ -24,6 +29,9 @@ pub struct Limits {
 
 /// Time kept back from every allocation for the process and the protocol.
 const OVERHEAD: Duration = Duration::from_millis(5);
+/// Time kept back on a clock for the lag between the GUI's clock and the engine's: the
+/// move travels through pipes, the GUI and sometimes a network.
+const LAG: Duration = Duration::from_millis(20);
 
 /// The deadlines of one search.
 #[derive(Clone, Copy, Debug)]
@@ -61,7 +69,7 @@ impl TimeManager {
             let inc = limits.increment.unwrap_or_default();
             let mtg = limits.moves_to_go.unwrap_or(30).clamp(1, 50);
             // Never plan to use more than what is left minus a safety margin.
-            let margin = OVERHEAD * 2 + left / 20;
+            let margin = OVERHEAD * 2 + LAG + left / 20;
             let usable = left.saturating_sub(margin);
             let share = usable / mtg + inc * 3 / 4;
             let soft = share.min(usable);
@@ -91,13 +99,37 @@ impl TimeManager {
         self.hard.is_some_and(|h| self.start.elapsed() >= h)
     }
 
-    /// True when no new iteration should start. `fraction` (0-1) of the soft limit is
-    /// used, so that an iteration that would surely not finish is not begun.
-    pub fn soft_expired(&self, fraction: f64) -> bool {
-        !self.fixed
-            && self
-                .soft
-                .is_some_and(|s| self.start.elapsed().as_secs_f64() >= s.as_secs_f64() * fraction)
+    /// True when no new iteration should start, at `elapsed` since the start (a clock of
+    /// the caller's, so that tests need no wall time). A forced move (`choices` = 1)
+    /// stops after the first iteration; otherwise the soft limit scaled by
+    /// `stability` (at most the hard limit) is compared with `elapsed`, and an iteration
+    /// is begun only before half of it, as it would likely not finish after that.
+    pub fn stop_iterating_at(
+        &self,
+        elapsed: Duration,
+        stability: &Stability,
+        choices: usize,
+    ) -> bool {
+        if !self.is_timed() {
+            return false;
+        }
+        if choices <= 1 {
+            return true;
+        }
+        if self.fixed {
+            return false;
+        }
+        let Some(soft) = self.soft else {
+            return false;
+        };
+        let planned = soft.mul_f64(stability.scale());
+        let planned = self.hard.map_or(planned, |h| planned.min(h));
+        elapsed >= planned / 2
+    }
+
+    /// [`TimeManager::stop_iterating_at`] now.
+    pub fn stop_iterating(&self, stability: &Stability, choices: usize) -> bool {
+        self.stop_iterating_at(self.start.elapsed(), stability, choices)
     }
 
     /// The time the search plans to use (the soft limit), if timed.
@@ -108,6 +140,77 @@ impl TimeManager {
     /// True when the search has a time limit at all.
     pub fn is_timed(&self) -> bool {
         self.hard.is_some()
+    }
+}
+
+/// What the iterations of a search say about the move, for the clock: the factor by
+/// which the planned time of the move is scaled ([`Stability::scale`]).
+#[derive(Clone, Debug)]
+pub struct Stability {
+    best: Option<Move>,
+    /// Best-move changes, each halved at every later iteration.
+    changes: f64,
+    /// Iterations in a row that kept the best move.
+    kept: u32,
+    last_score: Option<Score>,
+    scale: f64,
+}
+
+impl Default for Stability {
+    fn default() -> Stability {
+        Stability {
+            best: None,
+            changes: 0.0,
+            kept: 0,
+            last_score: None,
+            scale: 1.0,
+        }
+    }
+}
+
+impl Stability {
+    /// Iterations of at least this depth count a change of the best move.
+    const CHANGE_DEPTH: u32 = 4;
+    /// A best move kept this many iterations in a row, from this depth, is obvious.
+    const OBVIOUS_KEPT: u32 = 6;
+    /// See [`Stability::OBVIOUS_KEPT`].
+    const OBVIOUS_DEPTH: u32 = 8;
+
+    /// Takes in the result of the iteration of `depth`: its best move and score.
+    pub fn update(&mut self, depth: u32, best: Move, score: Score) {
+        self.changes *= 0.5;
+        if self.best == Some(best) {
+            self.kept += 1;
+        } else {
+            if self.best.is_some() && depth >= Self::CHANGE_DEPTH {
+                self.changes += 1.0;
+            }
+            self.kept = 0;
+            self.best = Some(best);
+        }
+        // A fall of the score (not counting forced results) asks for more time: up to
+        // 1.8 times for a man and a half.
+        let fall = match self.last_score {
+            Some(last) if last.abs() < MATE_BOUND && score.abs() < MATE_BOUND => {
+                (last - score).clamp(0, 150)
+            }
+            _ => 0,
+        };
+        self.last_score = Some(score);
+        let unstable = 1.0 + 0.7 * self.changes;
+        let falling = 1.0 + 0.8 * fall as f64 / 150.0;
+        let obvious = if self.kept >= Self::OBVIOUS_KEPT && depth >= Self::OBVIOUS_DEPTH {
+            0.6
+        } else {
+            1.0
+        };
+        self.scale = (unstable * falling * obvious).clamp(0.5, 2.5);
+    }
+
+    /// The factor for the planned time: 1 with nothing learnt, from 0.5 (an obvious
+    /// move) to 2.5 (a best move that keeps changing while the score falls).
+    pub fn scale(&self) -> f64 {
+        self.scale
     }
 }
 
@@ -141,5 +244,110 @@ mod tests {
             Some(Duration::from_millis(95))
         );
         assert!(!TimeManager::new(&Limits::default(), start).is_timed());
+    }
+
+    fn clock(left_ms: u64, inc_ms: u64) -> TimeManager {
+        let l = Limits {
+            time: Some(Duration::from_millis(left_ms)),
+            increment: Some(Duration::from_millis(inc_ms)),
+            ..Default::default()
+        };
+        TimeManager::new(&l, Instant::now())
+    }
+
+    fn mv(from: u8, to: u8) -> Move {
+        Move::quiet(
+            crate::types::Square::new(from),
+            crate::types::Square::new(to),
+        )
+    }
+
+    /// The first elapsed time, in ms, at which no new iteration starts.
+    fn stop_ms(tm: &TimeManager, st: &Stability, choices: usize) -> u64 {
+        (0..200_000u64)
+            .find(|&ms| tm.stop_iterating_at(Duration::from_millis(ms), st, choices))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_forced_move_stops_after_its_first_iteration() {
+        let tm = clock(10_000, 100);
+        let st = Stability::default();
+        assert!(tm.stop_iterating_at(Duration::ZERO, &st, 1));
+        assert!(!tm.stop_iterating_at(Duration::ZERO, &st, 2));
+    }
+
+    #[test]
+    fn an_unstable_best_move_earns_more_time_within_the_hard_limit() {
+        let tm = clock(10_000, 100);
+        let (soft, hard) = (tm.soft.unwrap(), tm.hard.unwrap());
+        let steady = {
+            let mut st = Stability::default();
+            for d in 1..=5 {
+                st.update(d, mv(8, 17), 10);
+            }
+            st
+        };
+        assert_eq!(steady.scale(), 1.0);
+        let half_soft_ms = (soft / 2).as_nanos().div_ceil(1_000_000) as u64;
+        assert_eq!(stop_ms(&tm, &steady, 7), half_soft_ms);
+        let mut unstable = Stability::default();
+        for d in 1..=8 {
+            let best = if d % 2 == 0 { mv(8, 17) } else { mv(10, 19) };
+            unstable.update(d, best, 10);
+        }
+        assert!(unstable.scale() > 1.5, "{}", unstable.scale());
+        let more = stop_ms(&tm, &unstable, 7);
+        assert!(more > stop_ms(&tm, &steady, 7), "{more} ms");
+        assert!(
+            more <= hard.as_millis() as u64 / 2,
+            "{more} ms beyond the hard limit"
+        );
+        // A falling score earns more time too; a rising one none.
+        let mut falling = Stability::default();
+        falling.update(5, mv(8, 17), 40);
+        falling.update(6, mv(8, 17), -60);
+        assert!(falling.scale() > 1.4);
+        let mut rising = Stability::default();
+        rising.update(5, mv(8, 17), -60);
+        rising.update(6, mv(8, 17), 40);
+        assert_eq!(rising.scale(), 1.0);
+        // Forced results are not falls.
+        let mut mate = Stability::default();
+        mate.update(5, mv(8, 17), crate::types::MATE - 10);
+        mate.update(6, mv(8, 17), 0);
+        assert_eq!(mate.scale(), 1.0);
+        // The scale never reaches past the hard limit, however large.
+        let tight = clock(400, 0);
+        let mut wild = Stability::default();
+        for d in 1..=12 {
+            wild.update(d, mv(d as u8 % 4, 20), 100 - 40 * d as i32);
+        }
+        assert_eq!(wild.scale(), 2.5);
+        let half_hard_ms = (tight.hard.unwrap() / 2).as_nanos().div_ceil(1_000_000) as u64;
+        assert!(stop_ms(&tight, &wild, 7) <= half_hard_ms);
+    }
+
+    #[test]
+    fn an_obvious_move_spends_less() {
+        let tm = clock(10_000, 100);
+        let mut st = Stability::default();
+        for d in 1..=12 {
+            st.update(d, mv(8, 17), 20);
+        }
+        assert_eq!(st.scale(), 0.6);
+        assert!(stop_ms(&tm, &st, 7) < stop_ms(&tm, &Stability::default(), 7));
+    }
+
+    #[test]
+    fn fixed_time_and_depth_searches_ignore_stability() {
+        let l = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Default::default()
+        };
+        let tm = TimeManager::new(&l, Instant::now());
+        assert!(!tm.stop_iterating_at(Duration::from_millis(90), &Stability::default(), 7));
+        let untimed = TimeManager::new(&Limits::default(), Instant::now());
+        assert!(!untimed.stop_iterating_at(Duration::from_secs(100), &Stability::default(), 1));
     }
 }

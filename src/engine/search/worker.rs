@@ -5,7 +5,7 @@ use super::ordering::{pick, Ordering};
 use super::settings;
 use super::{egdb_score, Info, Shared, MAX_PLY};
 use crate::egdb::Tables;
-use crate::engine::time::{Limits, TimeManager};
+use crate::engine::time::{Limits, Stability, TimeManager};
 use crate::engine::tt::{score_from_tt, score_to_tt, Bound, Entry, MoveHint, TranspositionTable};
 use crate::eval::classic::evaluate;
 use crate::eval::network::{Accumulator, Network};
@@ -165,6 +165,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             .clamp(1, MAX_PLY as u32 - 8);
         let mut completed: Vec<Info> = Vec::new();
         let mut prev_score = 0;
+        let mut stability = Stability::default();
         for depth in 1..=max_depth {
             // Helpers skip some depths so that the threads spread over the tree.
             if self.id > 0 && depth > 1 && (depth + self.id as u32).is_multiple_of(3) {
@@ -241,8 +242,12 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             if self.id == 0 && self.time.is_timed() {
                 // One legal move: no need to think. Otherwise stop when the next
-                // iteration would likely not finish.
-                if root_choices == 1 || self.time.soft_expired(0.5) {
+                // iteration would likely not finish in the time planned, scaled by
+                // how the best move and its score have moved.
+                if let Some(best) = completed[0].pv.first() {
+                    stability.update(depth, *best, completed[0].score);
+                }
+                if self.time.stop_iterating(&stability, root_choices) {
                     break;
                 }
             }
