@@ -33,6 +33,14 @@ const OVERHEAD: Duration = Duration::from_millis(5);
 /// move travels through pipes, the GUI and sometimes a network.
 const LAG: Duration = Duration::from_millis(20);
 
+/// The share of a move's planned time after which no new iteration begins (GuiNN and
+/// Cake begin none past 57-70 % of theirs: `../shared/research/search.md`).
+pub const ITERATION_SHARE: f64 = 0.6;
+
+/// The factor of the planned time for an obvious move (one best move kept for
+/// [`Stability`]'s iterations).
+const OBVIOUS_SCALE: f64 = 0.7;
+
 /// The deadlines of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
@@ -103,7 +111,8 @@ impl TimeManager {
     /// the caller's, so that tests need no wall time). A forced move (`choices` = 1)
     /// stops after the first iteration; otherwise the soft limit scaled by
     /// `stability` (at most the hard limit) is compared with `elapsed`, and an iteration
-    /// is begun only before half of it, as it would likely not finish after that.
+    /// is begun only before [`ITERATION_SHARE`] of it, as it would likely not finish
+    /// after that.
     pub fn stop_iterating_at(
         &self,
         elapsed: Duration,
@@ -124,7 +133,7 @@ impl TimeManager {
         };
         let planned = soft.mul_f64(stability.scale());
         let planned = self.hard.map_or(planned, |h| planned.min(h));
-        elapsed >= planned / 2
+        elapsed >= planned.mul_f64(ITERATION_SHARE)
     }
 
     /// [`TimeManager::stop_iterating_at`] now.
@@ -200,7 +209,7 @@ impl Stability {
         let unstable = 1.0 + 0.7 * self.changes;
         let falling = 1.0 + 0.8 * fall as f64 / 150.0;
         let obvious = if self.kept >= Self::OBVIOUS_KEPT && depth >= Self::OBVIOUS_DEPTH {
-            0.6
+            OBVIOUS_SCALE
         } else {
             1.0
         };
@@ -289,8 +298,8 @@ mod tests {
             st
         };
         assert_eq!(steady.scale(), 1.0);
-        let half_soft_ms = (soft / 2).as_nanos().div_ceil(1_000_000) as u64;
-        assert_eq!(stop_ms(&tm, &steady, 7), half_soft_ms);
+        let share_ms = soft.mul_f64(ITERATION_SHARE).as_nanos().div_ceil(1_000_000) as u64;
+        assert_eq!(stop_ms(&tm, &steady, 7), share_ms);
         let mut unstable = Stability::default();
         for d in 1..=8 {
             let best = if d % 2 == 0 { mv(8, 17) } else { mv(10, 19) };
@@ -300,7 +309,7 @@ mod tests {
         let more = stop_ms(&tm, &unstable, 7);
         assert!(more > stop_ms(&tm, &steady, 7), "{more} ms");
         assert!(
-            more <= hard.as_millis() as u64 / 2,
+            more <= hard.mul_f64(ITERATION_SHARE).as_millis() as u64 + 1,
             "{more} ms beyond the hard limit"
         );
         // A falling score earns more time too; a rising one none.
@@ -324,8 +333,13 @@ mod tests {
             wild.update(d, mv(d as u8 % 4, 20), 100 - 40 * d as i32);
         }
         assert_eq!(wild.scale(), 2.5);
-        let half_hard_ms = (tight.hard.unwrap() / 2).as_nanos().div_ceil(1_000_000) as u64;
-        assert!(stop_ms(&tight, &wild, 7) <= half_hard_ms);
+        let share_of_hard_ms = tight
+            .hard
+            .unwrap()
+            .mul_f64(ITERATION_SHARE)
+            .as_nanos()
+            .div_ceil(1_000_000) as u64;
+        assert!(stop_ms(&tight, &wild, 7) <= share_of_hard_ms);
     }
 
     #[test]
@@ -335,7 +349,7 @@ mod tests {
         for d in 1..=12 {
             st.update(d, mv(8, 17), 20);
         }
-        assert_eq!(st.scale(), 0.6);
+        assert_eq!(st.scale(), OBVIOUS_SCALE);
         assert!(stop_ms(&tm, &st, 7) < stop_ms(&tm, &Stability::default(), 7));
     }
 
