@@ -14,7 +14,7 @@ use crate::movegen;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::types::{Score, INFINITE, MATE};
+use crate::types::{Score, INFINITE, MATE, MATE_BOUND};
 use std::sync::atomic::Ordering as AtomicOrdering;
 
 /// Nodes between two looks at the clock, the stop flag and the node limit.
@@ -399,6 +399,40 @@ impl<'a, R: Rules> Worker<'a, R> {
                     Bound::Lower if s >= beta => return s,
                     Bound::Upper if s <= alpha => return s,
                     _ => {}
+                }
+            }
+        }
+        // The verified evaluation cut (settings::eval_cut_margin): a quiet node off the
+        // principal variation that stands far above beta is tried shallower against a
+        // raised beta; if it holds there, it fails high here.
+        let margin = const { settings::eval_cut_margin_of::<R>() };
+        if margin > 0
+            && !pv_node
+            && ply >= 3
+            && depth >= 3
+            && beta.abs() < MATE_BOUND
+            && !movegen::has_capture(pos)
+        {
+            let raised = beta + margin;
+            let refuted = entry.is_some_and(|e| {
+                e.depth >= depth - settings::EVAL_CUT_REDUCTION
+                    && e.bound != Bound::Lower
+                    && score_from_tt(e.score, ply as i32) < raised
+            });
+            if !refuted && self.static_eval(pos, ply) >= raised {
+                let s = self.search(
+                    pos,
+                    depth - settings::EVAL_CUT_REDUCTION,
+                    raised - 1,
+                    raised,
+                    ply,
+                    false,
+                );
+                if self.stopped {
+                    return 0;
+                }
+                if s >= raised {
+                    return s;
                 }
             }
         }
