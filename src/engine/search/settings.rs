@@ -28,7 +28,9 @@ pub const fn quiescence_threat_plies_of<R: Rules>() -> u32 {
 /// beta plus the margin; if it holds, the node fails high without its full search.
 /// 0 turns the cut off: only variants where it won an SPRT have it. english, margin 30
 /// against none: +38.8 ± 20.8 Elo (252 games at 2+0.02 on the ACF ballots, H1);
-/// scandinavian: -55.9 ± 29.9 (163 games on its openings, H0), so off there.
+/// scandinavian: -57.4 ± 28.8 (171 games on its openings, H0); dameo +13.9 ± 24.4 and
+/// croda +15.6 ± 26.6 (400 games each, no decision); boyer-parton -16.3 ± 16.7 (171
+/// games, H0): off there (README "Selective search").
 pub const fn eval_cut_margin(variant: Variant) -> i32 {
     match variant {
         Variant::English => 30,
