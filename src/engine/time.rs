@@ -213,11 +213,12 @@ impl Stability {
         } else {
             1.0
         };
-        self.scale = (unstable * falling * obvious).clamp(0.5, 2.5);
+        // Each factor is at least OBVIOUS_SCALE's, so only the top needs a bound.
+        self.scale = (unstable * falling * obvious).min(2.5);
     }
 
-    /// The factor for the planned time: 1 with nothing learnt, from 0.5 (an obvious
-    /// move) to 2.5 (a best move that keeps changing while the score falls).
+    /// The factor for the planned time: 1 with nothing learnt, from 0.7
+    /// (an obvious move) to 2.5 (a best move that keeps changing while the score falls).
     pub fn scale(&self) -> f64 {
         self.scale
     }
@@ -271,6 +272,11 @@ mod tests {
         )
     }
 
+    /// `d` in whole milliseconds, rounded up.
+    fn ceil_ms(d: Duration) -> u64 {
+        d.as_nanos().div_ceil(1_000_000) as u64
+    }
+
     /// The first elapsed time, in ms, at which no new iteration starts.
     fn stop_ms(tm: &TimeManager, st: &Stability, choices: usize) -> u64 {
         (0..200_000u64)
@@ -298,7 +304,7 @@ mod tests {
             st
         };
         assert_eq!(steady.scale(), 1.0);
-        let share_ms = soft.mul_f64(ITERATION_SHARE).as_nanos().div_ceil(1_000_000) as u64;
+        let share_ms = ceil_ms(soft.mul_f64(ITERATION_SHARE));
         assert_eq!(stop_ms(&tm, &steady, 7), share_ms);
         let mut unstable = Stability::default();
         for d in 1..=8 {
@@ -333,12 +339,7 @@ mod tests {
             wild.update(d, mv(d as u8 % 4, 20), 100 - 40 * d as i32);
         }
         assert_eq!(wild.scale(), 2.5);
-        let share_of_hard_ms = tight
-            .hard
-            .unwrap()
-            .mul_f64(ITERATION_SHARE)
-            .as_nanos()
-            .div_ceil(1_000_000) as u64;
+        let share_of_hard_ms = ceil_ms(tight.hard.unwrap().mul_f64(ITERATION_SHARE));
         assert!(stop_ms(&tight, &wild, 7) <= share_of_hard_ms);
     }
 
