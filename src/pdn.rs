@@ -11,16 +11,27 @@ use crate::position::Position;
 use crate::rules::Rules;
 use std::fmt::{self, Write as _};
 
-/// One game: its tags in order and its moves as written.
+/// One game: its tags in order, its moves as written, and the annotations around them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PdnGame {
     /// Tag pairs, e.g. ("White", "dama").
     pub tags: Vec<(String, String)>,
-    /// The moves in the variant's notation.
+    /// The moves in the variant's notation, without their marks.
     pub moves: Vec<String>,
     /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub result: String,
+    /// The comment before the first move (`{...}`), empty when there is none.
+    pub preface: String,
+    /// Per move, the mark written after it (`!`, `?`, `!?`, `?!`, `??`, `!!`), empty when
+    /// none; shorter than `moves` when the last moves have none.
+    pub marks: Vec<String>,
+    /// Per move, the comment that follows it, empty when none; shorter than `moves`
+    /// when the last moves have none.
+    pub comments: Vec<String>,
 }
+
+/// The result tokens of PDN (draughts writes `2-0`, `0-2`, `1-1` too).
+const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
 
 impl PdnGame {
     /// The value of a tag.
@@ -31,21 +42,55 @@ impl PdnGame {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The game as PDN text (tags, blank line, numbered moves, result).
+    /// The variant the game names: its `Variant` tag, or `GameType` 21 for english.
+    pub fn variant(&self) -> Option<crate::variant::Variant> {
+        if let Some(v) = self.tag("Variant").and_then(|v| v.parse().ok()) {
+            return Some(v);
+        }
+        self.tag("GameType")
+            .filter(|t| t.split(',').next() == Some("21"))
+            .map(|_| crate::variant::Variant::English)
+    }
+
+    /// The mark after move `i` (from 0), empty when none.
+    pub fn mark(&self, i: usize) -> &str {
+        self.marks.get(i).map_or("", String::as_str)
+    }
+
+    /// The comment after move `i` (from 0), empty when none.
+    pub fn comment(&self, i: usize) -> &str {
+        self.comments.get(i).map_or("", String::as_str)
+    }
+
+    /// The game as PDN text: tags, a blank line, the preface comment, the numbered moves
+    /// with their marks and comments, the result. A `}` inside a comment is written `)`,
+    /// since PDN comments do not nest.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         for (n, v) in &self.tags {
             let _ = writeln!(s, "[{n} \"{}\"]", v.replace('"', "'"));
         }
         s.push('\n');
-        let mut line = String::new();
+        let comment = |c: &str| format!("{{{}}}", c.replace('}', ")"));
+        let mut tokens = Vec::new();
+        if !self.preface.is_empty() {
+            tokens.push(comment(&self.preface));
+        }
         for (i, mv) in self.moves.iter().enumerate() {
-            let token = if i % 2 == 0 {
+            let mv = format!("{mv}{}", self.mark(i));
+            tokens.push(if i % 2 == 0 {
                 format!("{}. {mv}", i / 2 + 1)
             } else {
-                mv.clone()
-            };
-            if line.len() + token.len() + 1 > 79 {
+                mv
+            });
+            if !self.comment(i).is_empty() {
+                tokens.push(comment(self.comment(i)));
+            }
+        }
+        tokens.push(self.result.clone());
+        let mut line = String::new();
+        for token in tokens {
+            if !line.is_empty() && line.len() + token.len() + 1 > 79 {
                 s.push_str(line.trim_end());
                 s.push('\n');
                 line.clear();
@@ -53,64 +98,93 @@ impl PdnGame {
             line.push_str(&token);
             line.push(' ');
         }
-        line.push_str(&self.result);
-        s.push_str(&line);
+        s.push_str(line.trim_end());
         s.push_str("\n\n");
         s
     }
 }
 
-/// Reads every game of a PDN text: tags, moves (move numbers, comments in braces and
-/// the result skipped).
+/// Reads every game of a PDN text: tags, moves with their marks (`11-15?!`, or a NAG
+/// such as `$2`) and comments (`{...}`, over several lines too); move numbers and
+/// variations in parentheses are skipped, and the result is kept.
 pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
     let mut games = Vec::new();
     let mut cur = PdnGame::default();
     let mut in_moves = false;
-    let mut comment = false;
-    for line in text.lines() {
-        let t = line.trim();
-        if t.starts_with('[') && !comment {
-            if in_moves {
-                games.push(std::mem::take(&mut cur));
-                in_moves = false;
-            }
-            let inner = t.trim_start_matches('[').trim_end_matches(']');
-            if let Some((name, value)) = inner.split_once(' ') {
-                cur.tags
-                    .push((name.to_string(), value.trim().trim_matches('"').to_string()));
-            }
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let mut line_start = true;
+    // The text from `i + 1` up to the next `end` (or the end of the text), and the
+    // index after that `end`.
+    let until = |i: usize, end: char| -> (String, usize) {
+        let mut j = i + 1;
+        while j < chars.len() && chars[j] != end {
+            j += 1;
+        }
+        (chars[i + 1..j].iter().collect(), j + 1)
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            line_start = true;
+            i += 1;
             continue;
         }
-        for tok in t.split_whitespace() {
-            if comment {
-                if tok.ends_with('}') {
-                    comment = false;
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let at_line_start = std::mem::replace(&mut line_start, false);
+        match c {
+            '[' if at_line_start => {
+                let (inner, next) = until(i, ']');
+                i = next;
+                if in_moves {
+                    games.push(std::mem::take(&mut cur));
+                    in_moves = false;
                 }
-                continue;
-            }
-            if tok.starts_with('{') {
-                comment = !tok.ends_with('}');
-                continue;
-            }
-            in_moves = true;
-            if ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"].contains(&tok) {
-                cur.result = tok.to_string();
-                continue;
-            }
-            // A move number ("12." or "12...") may stand alone or before the move.
-            let tok = match tok.rfind('.') {
-                Some(i)
-                    if tok[..i]
-                        .trim_end_matches('.')
-                        .bytes()
-                        .all(|b| b.is_ascii_digit()) =>
-                {
-                    &tok[i + 1..]
+                if let Some((name, value)) = inner.trim().split_once(' ') {
+                    cur.tags
+                        .push((name.to_string(), value.trim().trim_matches('"').to_string()));
                 }
-                _ => tok,
-            };
-            if !tok.is_empty() {
-                cur.moves.push(tok.to_string());
+            }
+            '{' => {
+                let (inner, next) = until(i, '}');
+                i = next;
+                let inner = inner.split_whitespace().collect::<Vec<_>>().join(" ");
+                match cur.moves.len() {
+                    0 => cur.preface = inner,
+                    n => {
+                        cur.comments.resize(n, String::new());
+                        cur.comments[n - 1] = inner;
+                    }
+                }
+            }
+            '(' => {
+                // A variation: skipped whole, with the variations and comments inside it.
+                let mut depth = 0;
+                while i < chars.len() {
+                    match chars[i] {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        '{' => i = until(i, '}').1 - 1,
+                        _ => {}
+                    }
+                    i += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            }
+            _ => {
+                let mut j = i;
+                while j < chars.len() && !chars[j].is_whitespace() && !"{([".contains(chars[j]) {
+                    j += 1;
+                }
+                let tok: String = chars[i..j].iter().collect();
+                i = j;
+                in_moves = true;
+                read_token(&mut cur, &tok);
             }
         }
     }
@@ -118,6 +192,57 @@ pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
         games.push(cur);
     }
     games
+}
+
+/// One token of the movetext: a result, a NAG, or a move with its number and mark.
+fn read_token(cur: &mut PdnGame, tok: &str) {
+    if RESULTS.contains(&tok) {
+        cur.result = tok.to_string();
+        return;
+    }
+    let set_mark = |cur: &mut PdnGame, mark: &str| {
+        if let Some(n) = cur.moves.len().checked_sub(1) {
+            cur.marks.resize(n + 1, String::new());
+            cur.marks[n] = mark.to_string();
+        }
+    };
+    if let Some(nag) = tok.strip_prefix('$') {
+        let mark = match nag {
+            "1" => "!",
+            "2" => "?",
+            "3" => "!!",
+            "4" => "??",
+            "5" => "!?",
+            "6" => "?!",
+            _ => "",
+        };
+        if !mark.is_empty() {
+            set_mark(cur, mark);
+        }
+        return;
+    }
+    // A move number ("12." or "12...") may stand alone or before the move.
+    let tok = match tok.rfind('.') {
+        Some(i)
+            if tok[..i]
+                .trim_end_matches('.')
+                .bytes()
+                .all(|b| b.is_ascii_digit()) =>
+        {
+            &tok[i + 1..]
+        }
+        _ => tok,
+    };
+    let mv = tok.trim_end_matches(['!', '?']);
+    let mark = &tok[mv.len()..];
+    if !mv.is_empty() {
+        cur.moves.push(mv.to_string());
+        if !mark.is_empty() {
+            set_mark(cur, mark);
+        }
+    } else if !mark.is_empty() {
+        set_mark(cur, mark);
+    }
 }
 
 /// The tags a game written by dama starts with, in this order: `Event`, `Date` (today),
@@ -320,6 +445,7 @@ mod tests {
             ],
             moves: vec!["11-15".into(), "23-19".into(), "8-11".into()],
             result: "1-0".into(),
+            ..Default::default()
         };
         let text = format!("{}{}", g.to_text(), g.to_text());
         let back = parse_pdn(&text);
@@ -330,5 +456,33 @@ mod tests {
         let e = parse_pdn("1. 11-15 23-19 2... 9-14 0-1");
         assert_eq!(e[0].moves, vec!["11-15", "23-19", "9-14"]);
         assert_eq!(d[0].result, "1/2-1/2");
+    }
+
+    #[test]
+    fn marks_comments_and_variations() {
+        let text = "[Event \"x\"]\n\n{before the\n first move} 1. 11-15?! {slow} 23-19 $4 \
+                    2. 8-11 (2. 9-14 {the (main) line} (2. 10-14) 22-17) 22-18!! {a\n} 1-0\n";
+        let g = &parse_pdn(text)[0];
+        assert_eq!(g.moves, vec!["11-15", "23-19", "8-11", "22-18"]);
+        assert_eq!(g.preface, "before the first move");
+        assert_eq!(g.mark(0), "?!");
+        assert_eq!(g.mark(1), "??");
+        assert_eq!(g.mark(2), "");
+        assert_eq!(g.mark(3), "!!");
+        assert_eq!(g.comment(0), "slow");
+        assert_eq!(g.comment(1), "");
+        assert_eq!(g.comment(3), "a");
+        assert_eq!(g.result, "1-0");
+        // What is written reads back the same, a `}` in a comment written as `)`.
+        let mut w = g.clone();
+        w.comments[0] = "a {nested} brace".into();
+        let back = parse_pdn(&w.to_text());
+        w.comments[0] = "a {nested) brace".into();
+        assert_eq!(back, vec![w]);
+        // A tag line inside a comment is part of the comment.
+        let c = parse_pdn("1. 11-15 {see\n[this]} 23-19 *");
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].comment(0), "see [this]");
+        assert_eq!(c[0].moves.len(), 2);
     }
 }

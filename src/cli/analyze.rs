@@ -87,31 +87,21 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
         ..Default::default()
     };
     let root = *game.position();
-    let mut engine = crate::engine::Engine::<R>::new(args.hash as usize, args.threads as usize);
+    let engine = engine_for::<R>(
+        args.hash,
+        args.threads,
+        &args.evaluation,
+        args.egdb_dir.as_deref(),
+        args.egdb_pieces,
+    );
+    let mut engine = match engine {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     engine.set_game(game);
-    if args.evaluation != "default" {
-        match crate::eval::Evaluation::by_name::<R>(&args.evaluation) {
-            Ok(e) => engine.set_evaluation(e),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 2;
-            }
-        }
-    }
-    if args.egdb_pieces > 0 {
-        let dir = args
-            .egdb_dir
-            .clone()
-            .unwrap_or_else(crate::egdb::default_dir);
-        let mut tables = crate::egdb::Tables::<R>::open(&dir);
-        tables.set_probe_pieces(args.egdb_pieces);
-        if !tables.is_empty() {
-            eprintln!("egdb: {} in {}", tables.summary(), dir.display());
-            engine.set_egdb(Some(std::sync::Arc::new(tables)));
-        } else if args.egdb_dir.is_some() {
-            eprintln!("egdb: no {} slices in {}", R::NAME, dir.display());
-        }
-    }
     let json = args.json;
     let report = move |info: &crate::engine::search::Info| {
         let line = if json {
@@ -131,4 +121,34 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
     };
     println!("{last}");
     0
+}
+
+/// An engine for analysis: `hash` MiB, `threads`, the evaluation by name (`default`
+/// keeps the variant's own), and the endgame databases of `egdb_dir` (or the default
+/// directory) up to `egdb_pieces` pieces, reported on stderr when found.
+pub(super) fn engine_for<R: Rules>(
+    hash: u32,
+    threads: u32,
+    evaluation: &str,
+    egdb_dir: Option<&std::path::Path>,
+    egdb_pieces: u32,
+) -> Result<crate::engine::Engine<R>, String> {
+    let mut engine = crate::engine::Engine::<R>::try_new(hash as usize, threads as usize)?;
+    if evaluation != "default" {
+        engine.set_evaluation(crate::eval::Evaluation::by_name::<R>(evaluation)?);
+    }
+    if egdb_pieces > 0 {
+        let dir = egdb_dir
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_else(crate::egdb::default_dir);
+        let mut tables = crate::egdb::Tables::<R>::open(&dir);
+        tables.set_probe_pieces(egdb_pieces);
+        if !tables.is_empty() {
+            eprintln!("egdb: {} in {}", tables.summary(), dir.display());
+            engine.set_egdb(Some(std::sync::Arc::new(tables)));
+        } else if egdb_dir.is_some() {
+            eprintln!("egdb: no {} slices in {}", R::NAME, dir.display());
+        }
+    }
+    Ok(engine)
 }

@@ -7,6 +7,7 @@ use crate::with_variant;
 use clap::{Parser, Subcommand};
 
 mod analyze;
+mod annotate;
 mod bench;
 mod egdb;
 mod gen;
@@ -20,6 +21,7 @@ mod train;
 mod tune;
 
 pub use analyze::AnalyzeArgs;
+pub use annotate::AnnotateArgs;
 pub use bench::BenchArgs;
 pub use egdb::EgdbArgs;
 pub use gen::GenArgs;
@@ -68,6 +70,10 @@ pub enum Command {
     /// Search a position and print one line per completed depth, then the best move.
     #[command(after_help = analyze::ANALYZE_HELP)]
     Analyze(AnalyzeArgs),
+    /// Annotate whole games: every move of a PDN file rated by what it loses against the
+    /// best move, written as PDN with comments and marks or as JSON lines.
+    #[command(after_help = annotate::ANNOTATE_HELP)]
+    Annotate(AnnotateArgs),
     /// Search a fixed set of positions of every variant at a fixed depth with one thread
     /// and print the node counts: the signature of the search's behaviour.
     Bench(BenchArgs),
@@ -113,6 +119,7 @@ pub fn run() -> i32 {
         Command::Hub => crate::protocol::run_stdio(),
         Command::Perft(args) => with_variant!(args.variant, R => perft::run::<R>(&args)),
         Command::Analyze(args) => with_variant!(args.variant, R => analyze::run::<R>(&args)),
+        Command::Annotate(args) => annotate::start(&args),
         Command::Bench(args) => crate::engine::bench::run(args.depth, &args.evaluation),
         Command::Selfplay(args) => with_variant!(args.variant, R => selfplay::run::<R>(&args)),
         Command::Tune(args) => with_variant!(args.variant, R => tune::run::<R>(&args)),

@@ -51,6 +51,14 @@ impl Progress {
         }
     }
 
+    /// Prints `line` on stderr above the bar.
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+
     /// Clears the bar (plain lines stay as they are).
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {

@@ -293,6 +293,7 @@ fn play_game<R: Rules>(
                 tags,
                 moves: texts,
                 result: result_token(white_score).to_string(),
+                ..Default::default()
             },
         }
     };

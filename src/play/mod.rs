@@ -4,6 +4,7 @@
 //! ([`match_resume`]), match statistics ([`stats`]), endgame-database conversion runs
 //! ([`conversion`]), and the one worker pool they all play their games on ([`pool`]).
 
+pub mod annotation;
 pub mod conversion;
 pub mod match_resume;
 pub mod match_runner;

@@ -88,13 +88,7 @@ pub fn new_table(
 
 /// The variant a PDN game names (its `Variant` tag, or `GameType` 21 for english).
 pub fn pdn_variant(text: &str) -> Option<Variant> {
-    let g = parse_pdn(text).into_iter().next()?;
-    if let Some(v) = g.tag("Variant").and_then(|v| v.parse().ok()) {
-        return Some(v);
-    }
-    g.tag("GameType")
-        .filter(|t| t.split(',').next() == Some("21"))
-        .map(|_| Variant::English)
+    parse_pdn(text).into_iter().next()?.variant()
 }
 
 /// The game of a PDN text (its first game): the `FEN` tag or the start position, and
@@ -232,6 +226,7 @@ impl<R: Rules> GameTable<R> {
             tags,
             moves,
             result: result.to_string(),
+            ..Default::default()
         }
         .to_text()
     }
