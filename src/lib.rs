@@ -12,10 +12,10 @@
 //! |---|---|---|
 //! | cli | [`cli`] | the command line: one file per subcommand; the variant is chosen here |
 //! | serve | [`serve`] | the board in the browser |
-//! | learn | [`learn`] | making evaluations: self-play data, data files, training, tuning |
-//! | play | [`play`] | games between engines: openings, selfplay, matches, stats, conversion runs |
+//! | learn | [`learn`] | making evaluations and books: self-play data, data files, training, tuning, opening books |
+//! | play | [`play`] | games between engines: openings, selfplay, matches, stats, conversion runs, annotation |
 //! | protocol | [`protocol`] | the Hub protocol, both ends: the engine's loop and the client |
-//! | engine | [`engine`] | the facade, search, threads, transposition table, time, bench |
+//! | engine | [`engine`] | the facade, search, threads, transposition table, time, bench, opening books |
 //! | egdb | [`egdb`] | endgame databases: build, files, probe |
 //! | eval | [`eval`] | what the search calls to score a position: classic, network, models |
 //! | core | [`types`] [`bitboard`] [`rules`] [`position`] [`moves`] [`movegen`] [`zobrist`] [`fen`] [`notation`] [`game`] [`pdn`] [`perft`] [`variant`] [`atomic_file`] | the rules core, and whole-file writes |

@@ -144,6 +144,13 @@ impl<R: Rules> Position<R> {
             .map(|color| Piece { color, king })
     }
 
+    /// Whether `other` has the same pieces on the same squares and the same side to
+    /// move, whatever the two draw counters say: the same position to a book or a tree
+    /// of positions reached by different paths.
+    pub fn same_board(&self, other: &Position<R>) -> bool {
+        self.pieces == other.pieces && self.kings == other.kings && self.side == other.side
+    }
+
     /// The Zobrist hash (pieces and side to move), kept up to date by [`Position::play`].
     #[inline(always)]
     pub fn hash(&self) -> u64 {

@@ -171,6 +171,19 @@ pub const MATE_BOUND: Score = MATE - 1_000;
 /// Larger than any score.
 pub const INFINITE: Score = MATE + 1;
 
+/// The score of a move from the mover's view, given the score of the position it leads
+/// to from the other side's view: turned over, and a forced result one ply further away.
+pub fn parent_score(child: Score) -> Score {
+    let further = if child >= MATE_BOUND {
+        child - 1
+    } else if child <= -MATE_BOUND {
+        child + 1
+    } else {
+        child
+    };
+    -further
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

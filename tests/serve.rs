@@ -343,7 +343,8 @@ async fn a_flood_of_messages_is_bounded() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn engine_replies_and_a_new_command_stops_its_search() {
-    let s = Server::start();
+    // Without the book: the searches are the point here.
+    let s = Server::start_with(&["--book", "none"]);
     let mut ws = connect(&s).await;
     next_of(&mut ws, "state").await;
     // dama plays White at depth 2: after Black's move it answers.
@@ -374,6 +375,35 @@ async fn engine_replies_and_a_new_command_stops_its_search() {
     let st = next_of(&mut ws, "state").await;
     assert_eq!(st["history"].as_array().unwrap().len(), 2);
     assert_eq!(st["engine"]["side"], "none");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dama_plays_its_book_moves_at_once() {
+    let s = Server::start();
+    let mut ws = connect(&s).await;
+    next_of(&mut ws, "state").await;
+    // Black moves first in english: a minute to think, but the book answers at once
+    // with one of its moves near the best.
+    send(
+        &mut ws,
+        json!({"type": "engine", "side": "black", "movetime": 60000}),
+    )
+    .await;
+    // (Searched, the move would come after a minute, past next_of's 20 s.)
+    let mut st = next_of(&mut ws, "state").await;
+    while st["history"].as_array().unwrap().is_empty() {
+        st = next_of(&mut ws, "state").await;
+    }
+    let played = st["history"][0]["text"].as_str().unwrap().to_string();
+    let book = dama::engine::book::Book::<dama::rules::English>::builtin();
+    let start = dama::Position::<dama::rules::English>::start();
+    let moves = book.probe(&start).unwrap();
+    let near: Vec<String> = moves
+        .iter()
+        .filter(|m| m.score >= moves[0].score - dama::serve::table::BOOK_MARGIN)
+        .map(|m| dama::notation::move_text(&start, &m.mv))
+        .collect();
+    assert!(near.contains(&played), "{played} not in {near:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

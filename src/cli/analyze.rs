@@ -21,6 +21,9 @@ fields (bestmove is null when the side to move has no legal move).
 With endgame databases (see 'dama egdb --help'), lines also give the database value of
 the position, 'egdb win in 7' (plies to the next capture; JSON \"egdb\": \"win\",
 \"egdb_dtc\": 7) and the positions of the tree the databases answered ('egdb_hits').
+With --book FILE (or builtin), the first line lists the book moves of the position with
+their scores and counts ('book 11-15 +0.00 (340) 9-14 -0.06 (81)'; JSON {\"book\": [{move,
+score, count}]}), or 'book none'.
 A score of a database win inside the tree shows as 'egdb win' (JSON score 28000 - 512 x pieces - dtc,
 so that fewer pieces, then a quicker capture, score higher).";
 
@@ -70,6 +73,10 @@ pub struct AnalyzeArgs {
     /// Probe the databases for positions of at most this many pieces (0: never).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=8))]
     pub egdb_pieces: u32,
+    /// An opening book (`builtin` or a file): its moves of the position are printed
+    /// first (the search runs as ever).
+    #[arg(long)]
+    pub book: Option<String>,
 }
 
 pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
@@ -103,6 +110,41 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
     };
     engine.set_game(game);
     let json = args.json;
+    if let Some(name) = &args.book {
+        let book = match crate::engine::book::Book::<R>::load(name) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        };
+        let moves = book.probe(&root).unwrap_or(&[]);
+        if json {
+            let list: Vec<_> = moves
+                .iter()
+                .map(|m| {
+                    serde_json::json!({"move": crate::notation::move_text(&root, &m.mv),
+                        "score": m.score, "count": m.count})
+                })
+                .collect();
+            println!("{}", serde_json::json!({ "book": list }));
+        } else if moves.is_empty() {
+            println!("book none (the position is not in the book)");
+        } else {
+            let list: Vec<String> = moves
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{} {:+.2} ({})",
+                        crate::notation::move_text(&root, &m.mv),
+                        m.score as f64 / 100.0,
+                        m.count
+                    )
+                })
+                .collect();
+            println!("book {}", list.join(" "));
+        }
+    }
     let report = move |info: &crate::engine::search::Info| {
         let line = if json {
             crate::engine::analysis::info_json(&root, info)

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod analyze;
 mod annotate;
 mod bench;
+mod book;
 mod egdb;
 mod gen;
 mod matches;
@@ -23,6 +24,7 @@ mod tune;
 pub use analyze::AnalyzeArgs;
 pub use annotate::AnnotateArgs;
 pub use bench::BenchArgs;
+pub use book::BookArgs;
 pub use egdb::EgdbArgs;
 pub use gen::GenArgs;
 pub use matches::MatchArgs;
@@ -99,6 +101,9 @@ pub enum Command {
     /// Train the learned evaluation on `dama gen` data and write a model file.
     #[command(after_help = train::TRAIN_HELP)]
     Train(TrainArgs),
+    /// Opening books: build one by drop-out expansion with dama's searches, or probe one.
+    #[command(after_help = book::BOOK_HELP)]
+    Book(BookArgs),
     /// Endgame databases: build them by retrograde analysis, probe a position, verify
     /// the files.
     #[command(after_help = egdb::EGDB_HELP)]
@@ -127,6 +132,7 @@ pub fn run() -> i32 {
         Command::Openings(args) => with_variant!(args.variant, R => openings::run::<R>(&args)),
         Command::Gen(args) => with_variant!(args.variant, R => gen::run_gen::<R>(&args)),
         Command::Train(args) => with_variant!(args.variant, R => train::run_train::<R>(&args)),
+        Command::Book(args) => with_variant!(args.variant(), R => book::run::<R>(&args)),
         Command::Egdb(args) => with_variant!(egdb::variant_of(&args), R => egdb::run::<R>(&args)),
         Command::Serve(args) => serve::run(&args),
     }

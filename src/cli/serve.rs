@@ -28,6 +28,11 @@ pub struct ServeArgs {
     /// as `dama egdb build` uses).
     #[arg(long)]
     pub egdb_dir: Option<PathBuf>,
+    /// The opening book for dama's moves: `builtin` (the one shipped for each variant)
+    /// or `none`; dama plays one of the book moves within 0.10 men of the best, at
+    /// random, so that games vary.
+    #[arg(long, default_value = "builtin", value_parser = ["builtin", "none"])]
+    pub book: String,
 }
 
 /// What `dama serve --help` adds.
@@ -49,6 +54,7 @@ pub fn run(a: &ServeArgs) -> i32 {
             threads: a.threads as usize,
             hash_mib: a.hash as usize,
             egdb_dir: a.egdb_dir.clone(),
+            book: a.book.clone(),
         },
     };
     let open = a.open;

@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod book;
 pub mod search;
 pub mod threads;
 pub mod time;

@@ -21,7 +21,7 @@ use crate::notation::{move_text, move_texts};
 use crate::pdn::PdnGame;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::types::{Color, Score, MATE, MATE_BOUND};
+use crate::types::{parent_score, Color, Score, MATE};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -169,16 +169,9 @@ impl SideSummary {
 }
 
 /// The score of a move from the mover's view, given the score of the position it leads
-/// to from the other side's view: turned over, and a mate one ply further away.
+/// to: [`parent_score`].
 pub fn played_score(next: Score) -> Score {
-    let further = if next >= MATE_BOUND {
-        next - 1
-    } else if next <= -MATE_BOUND {
-        next + 1
-    } else {
-        next
-    };
-    -further
+    parent_score(next)
 }
 
 /// Searches every position of `game`, from the first to the last (one more than its

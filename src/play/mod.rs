@@ -2,7 +2,8 @@
 //! ([`selection`]), in-process self-play ([`selfplay`]),
 //! matches against Hub engines ([`match_runner`]) and their resumption
 //! ([`match_resume`]), match statistics ([`stats`]), endgame-database conversion runs
-//! ([`conversion`]), and the one worker pool they all play their games on ([`pool`]).
+//! ([`conversion`]), whole games annotated ([`annotation`]), and the one worker pool they
+//! all play their games on ([`pool`]).
 
 pub mod annotation;
 pub mod conversion;

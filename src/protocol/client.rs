@@ -63,7 +63,9 @@ pub struct GoResult {
 
 impl HubClient {
     /// Starts `command` (split at spaces, with double quotes grouping) and does the
-    /// handshake: `hub` ... `wait`, `set-param` for each option, `init` ... `ready`.
+    /// handshake: `hub` ... `wait`, `set-param name=book value=none` when the engine declares
+    /// a `book` parameter and the options do not set it, `set-param` for each option,
+    /// `init` ... `ready`.
     pub fn start(
         command: &str,
         options: &[(String, String)],
@@ -122,15 +124,22 @@ impl HubClient {
         };
         c.send("hub")?;
         let deadline = Instant::now() + timeout;
+        let mut declared = Vec::new();
         loop {
             let line = c.recv(deadline)?;
             if let Ok(Some(l)) = parse_line(&line) {
                 match l.command.as_str() {
                     "wait" => break,
                     "id" => c.name = l.get("name").map(str::to_string),
+                    "param" => declared.extend(l.get("name").map(str::to_string)),
                     _ => {}
                 }
             }
+        }
+        // An engine plays without its opening book unless the options ask for one, so
+        // that a match measures the engines' play (dama's `book` parameter).
+        if declared.iter().any(|n| n == "book") && !options.iter().any(|(n, _)| n == "book") {
+            c.send("set-param name=book value=none")?;
         }
         for (name, value) in options {
             c.send(&format!(

@@ -102,6 +102,8 @@ struct VariantSession<R: Rules> {
     engine: Arc<Mutex<Engine<R>>>,
     /// Which endgame-database slices were found, if any.
     egdb_summary: Option<String>,
+    /// The opening book (`book`), if any.
+    book: Option<crate::engine::book::Book<R>>,
 }
 
 /// The endgame databases of `params` (directory and piece limit) with the directory's
@@ -129,10 +131,15 @@ fn make_session(params: &Params) -> Result<Box<dyn Session>, String> {
         let egdb = open_egdb::<R>(params);
         let egdb_summary = egdb.as_ref().map(|(t, dir)| format!("{} in {dir}", t.summary()));
         engine.set_egdb(egdb.map(|(t, _)| Arc::new(t)));
+        let book = match params.book.as_str() {
+            "none" => None,
+            name => Some(crate::engine::book::Book::<R>::load(name)?),
+        };
         Ok(Box::new(VariantSession::<R> {
             game: Game::new(Position::start()),
             engine: Arc::new(Mutex::new(engine)),
             egdb_summary,
+            book,
         }) as Box<dyn Session>)
     })
 }
@@ -297,6 +304,20 @@ impl<R: Rules> Session for VariantSession<R> {
             out.error("no legal move: the side to move has lost");
             out.line("done");
             return None;
+        }
+        if mode == Mode::Think {
+            let margin = params.book_margin as Score;
+            if let Some(mv) = self
+                .book
+                .as_ref()
+                .and_then(|b| b.choose(&root, margin, rand::random()))
+            {
+                out.line(&format!(
+                    "done move={}",
+                    write_move(&root, &mv, params.format)
+                ));
+                return None;
+            }
         }
         let ponder_levels = if mode == Mode::Ponder {
             let levels = limits.clone();

@@ -50,6 +50,12 @@ pub struct Params {
     pub egdb_path: String,
     /// Probe the databases for positions of at most this many pieces (0: never).
     pub egdb_pieces: u32,
+    /// The opening book: `builtin` (the one shipped for the variant), `none`, or the
+    /// path of a book file.
+    pub book: String,
+    /// The book moves within this many hundredths of a man of the best are played, in
+    /// turn at random (0: the best book move).
+    pub book_margin: u32,
 }
 
 impl Default for Params {
@@ -64,6 +70,8 @@ impl Default for Params {
             evaluation: "default".to_string(),
             egdb_path: crate::egdb::default_dir().display().to_string(),
             egdb_pieces: 8,
+            book: "none".to_string(),
+            book_margin: 0,
         }
     }
 }
@@ -174,7 +182,7 @@ impl PartialEq for Param {
 impl Eq for Param {}
 
 /// Every parameter, in the order of the `hub` listing.
-pub static PARAMS: [Param; 9] = [
+pub static PARAMS: [Param; 11] = [
     Param {
         name: "variant",
         kind: Kind::Variant,
@@ -298,6 +306,34 @@ pub static PARAMS: [Param; 9] = [
             }
         },
     },
+    Param {
+        name: "book",
+        kind: Kind::Text,
+        rebuild: Rebuild::WhenChanged,
+        get: |p| Value::Text(p.book.clone()),
+        set: |p, v| {
+            if let Value::Text(s) = v {
+                p.book = s;
+            }
+        },
+    },
+    Param {
+        name: "book-margin",
+        kind: Kind::Int(Int {
+            min: 0,
+            max: 100,
+            width: Width::U32,
+            eq: false,
+            unit: None,
+        }),
+        rebuild: Rebuild::Never,
+        get: |p| Value::Int(p.book_margin as u64),
+        set: |p, v| {
+            if let Value::Int(n) = v {
+                p.book_margin = n as u32;
+            }
+        },
+    },
 ];
 
 /// The parameter called `name`, or the error `set-param` gives.
@@ -410,6 +446,8 @@ mod tests {
                 // protocol.md quotes this path; quote() leaves a path without spaces bare.
                 "param name=egdb-path value=/home/me/.local/share/dama/egdb type=string",
                 "param name=egdb-pieces value=8 type=int min=0 max=8",
+                "param name=book value=none type=string",
+                "param name=book-margin value=0 type=int min=0 max=100",
             ]
         );
         let empty = Params {

@@ -35,7 +35,13 @@ pub struct EngineConfig {
     pub hash_mib: usize,
     /// Where the endgame databases are (`None`: the default directory).
     pub egdb_dir: Option<std::path::PathBuf>,
+    /// The opening book for dama's moves: `builtin`, `none` or a file.
+    pub book: String,
 }
+
+/// dama's moves on the board come from the book moves within this many hundredths of a
+/// man of the best, one at random, so that games vary.
+pub const BOOK_MARGIN: crate::types::Score = 10;
 
 /// What the engine does next when no command is waiting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +118,7 @@ pub enum Level {
 /// The game of one page in the variant `R`.
 pub struct GameTable<R: Rules> {
     engine: Engine<R>,
+    book: Option<crate::engine::book::Book<R>>,
     egdb: Option<Arc<Tables<R>>>,
     start: Position<R>,
     /// Every move of the game, including those after the shown position.
@@ -135,8 +142,13 @@ impl<R: Rules> GameTable<R> {
         let tables = Arc::new(Tables::<R>::open(Path::new(&dir)));
         let egdb = (!tables.is_empty()).then_some(tables);
         engine.set_egdb(egdb.clone());
+        let book = match config.book.as_str() {
+            "none" => None,
+            name => Some(crate::engine::book::Book::<R>::load(name)?),
+        };
         Ok(GameTable {
             engine,
+            book,
             egdb,
             start: Position::start(),
             line: Vec::new(),
@@ -557,6 +569,13 @@ impl<R: Rules> Table for GameTable<R> {
     fn think(&mut self, armed: bool, out: &(dyn Fn(Value) + Sync)) -> Option<Move> {
         let game = self.game();
         let pos = *game.position();
+        if let Some(mv) = self
+            .book
+            .as_ref()
+            .and_then(|b| b.choose(&pos, BOOK_MARGIN, rand::random()))
+        {
+            return Some(mv);
+        }
         self.engine.set_game(game);
         let limits = self.limits();
         let report = |info: &Info| out(self.info_message(&pos, info, "move"));
