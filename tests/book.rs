@@ -111,9 +111,11 @@ fn damaged_truncated_and_foreign_books_are_refused_with_the_line() {
     assert!(err.contains("bad.book: line 5"), "{err}");
 }
 
-fn build(dir: &std::path::Path, name: &str, extra: &[&str]) -> (i32, String, String) {
+/// `dama book build` of a small english book into `dir/name`, with `extra` arguments.
+fn build_command(dir: &std::path::Path, name: &str, extra: &[&str]) -> Command {
     let out = dir.join(name);
-    let mut args = vec![
+    let mut c = command_without_databases();
+    c.args([
         "book",
         "build",
         "--variant",
@@ -123,10 +125,14 @@ fn build(dir: &std::path::Path, name: &str, extra: &[&str]) -> (i32, String, Str
         "--lines",
         "3",
         "--out",
-        out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    run(command_without_databases().args(&args))
+    ])
+    .arg(out)
+    .args(extra);
+    c
+}
+
+fn build(dir: &std::path::Path, name: &str, extra: &[&str]) -> (i32, String, String) {
+    run(&mut build_command(dir, name, extra))
 }
 
 #[test]
@@ -160,23 +166,7 @@ fn a_build_is_the_same_on_any_threads_and_after_an_interrupted_resume() {
     // Interrupted once the journal holds a batch, then resumed.
     let out = dir.join("cut.book");
     let part = dir.join("cut.book.part");
-    let child = command_without_databases()
-        .args([
-            "book",
-            "build",
-            "--variant",
-            "english",
-            "--depth",
-            "5",
-            "--lines",
-            "3",
-            "--positions",
-            "40",
-            "--threads",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-        ])
+    let child = build_command(&dir, "cut.book", &["--positions", "40", "--threads", "1"])
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();

@@ -176,12 +176,7 @@ fn build<R: Rules>(a: &BuildArgs) -> Result<i32, String> {
         e.margin as f64 / 100.0,
         e.ply_cost as f64 / 100.0
     );
-    // The settings that decide the book, without the size, which a resume may raise.
-    let settings = command
-        .split(" --")
-        .filter(|w| !w.starts_with("positions"))
-        .collect::<Vec<_>>()
-        .join(" --");
+    let settings = settings_of(&command);
     let part = part_path(&a.out);
     let mut tree = Tree::new(Position::<R>::start());
     let header = format!("{MAGIC}\n# variant {}\n# command {command}\n", R::NAME);
@@ -204,12 +199,7 @@ fn build<R: Rules>(a: &BuildArgs) -> Result<i32, String> {
             .lines()
             .find_map(|l| l.strip_prefix("# command "))
             .ok_or_else(|| format!("{}: no '# command' line", part.display()))?;
-        let made_settings = made
-            .split(" --")
-            .filter(|w| !w.starts_with("positions"))
-            .collect::<Vec<_>>()
-            .join(" --");
-        if made_settings != settings {
+        if settings_of(made) != settings {
             return Err(format!(
                 "{} was made by '{made}': resume it with the same settings",
                 part.display()
@@ -282,6 +272,16 @@ fn build<R: Rules>(a: &BuildArgs) -> Result<i32, String> {
         start.elapsed().as_secs_f64()
     );
     Ok(0)
+}
+
+/// The settings of a build command that decide the book: all but the size, which a
+/// resume may change.
+fn settings_of(command: &str) -> String {
+    command
+        .split(" --")
+        .filter(|w| !w.starts_with("positions"))
+        .collect::<Vec<_>>()
+        .join(" --")
 }
 
 /// A searched position as the journal keeps it: the search's own scores, count 0.

@@ -1,5 +1,5 @@
 //! Progress of long runs (`dama selfplay`, `dama tune`): a bar with an ETA when stderr
-//! is a terminal, otherwise plain lines, one every `every` steps and at the end, so logs
+//! is a terminal, otherwise plain lines, one each time a multiple of `every` steps is passed and at the end, so logs
 //! stay short.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -11,6 +11,8 @@ pub struct Progress {
     label: String,
     total: u64,
     every: u64,
+    /// The last `done` reported, so that a step past a multiple of `every` prints.
+    last: std::sync::atomic::AtomicU64,
 }
 
 impl Progress {
@@ -33,6 +35,7 @@ impl Progress {
             label: label.to_string(),
             total,
             every: every.max(1),
+            last: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -44,7 +47,8 @@ impl Progress {
                 bar.set_message(message.to_string());
             }
             None => {
-                if done.is_multiple_of(self.every) || done == self.total {
+                let last = self.last.swap(done, std::sync::atomic::Ordering::Relaxed);
+                if done / self.every > last / self.every || done == self.total {
                     eprintln!("{}: {done}/{} {message}", self.label, self.total);
                 }
             }

@@ -11,7 +11,7 @@
 //! [`INACCURACY`], [`MISTAKE`] and [`BLUNDER`].
 
 use crate::engine::analysis::{pv_texts, score_text};
-use crate::engine::search::{win_in, Shared};
+use crate::engine::search::win_in;
 use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::fen::to_fen;
@@ -168,17 +168,11 @@ impl SideSummary {
     }
 }
 
-/// The score of a move from the mover's view, given the score of the position it leads
-/// to: [`parent_score`].
-pub fn played_score(next: Score) -> Score {
-    parent_score(next)
-}
-
 /// Searches every position of `game`, from the first to the last (one more than its
 /// moves), with `limits`; `searched(i)` is called after position `i`. The engine's
 /// table is cleared first, so a game's verdicts do not depend on the games before it.
 /// Returns `None` when `interrupt` is set before the last position is done (the search
-/// in progress is stopped through `stop`, the engine's stop flag).
+/// in progress is stopped by the caller through the engine's stop flag).
 pub fn verdicts<R: Rules>(
     engine: &mut Engine<R>,
     game: &Game<R>,
@@ -187,7 +181,6 @@ pub fn verdicts<R: Rules>(
     mut searched: impl FnMut(usize),
 ) -> Option<Vec<Verdict>> {
     engine.new_game();
-    let stop: std::sync::Arc<Shared> = engine.stop_flag();
     let mut prefix = Game::new(game.positions()[0]);
     let mut out = Vec::with_capacity(game.moves().len() + 1);
     for i in 0..=game.moves().len() {
@@ -203,7 +196,6 @@ pub fn verdicts<R: Rules>(
                 engine.set_game(prefix.clone());
                 let r = engine.search(limits, 1, &|_| {});
                 if interrupt.load(Ordering::Relaxed) {
-                    stop.stop.store(true, Ordering::Relaxed);
                     return None;
                 }
                 match r.lines.first() {
@@ -252,7 +244,7 @@ pub fn notes<R: Rules>(game: &Game<R>, verdicts: &[Verdict]) -> Vec<MoveNote> {
         .enumerate()
         .map(|(i, mv)| {
             let before = verdicts[i].clone();
-            let played = played_score(verdicts[i + 1].score);
+            let played = parent_score(verdicts[i + 1].score);
             let mut note = MoveNote {
                 ply: i + 1,
                 side: game.positions()[i].side(),
@@ -429,11 +421,11 @@ mod tests {
 
     #[test]
     fn a_mate_is_one_ply_further_for_the_mover() {
-        assert_eq!(played_score(-MATE), MATE - 1);
-        assert_eq!(played_score(MATE - 4), -(MATE - 5));
-        assert_eq!(played_score(35), -35);
+        assert_eq!(parent_score(-MATE), MATE - 1);
+        assert_eq!(parent_score(MATE - 4), -(MATE - 5));
+        assert_eq!(parent_score(35), -35);
         assert_eq!(
-            crate::engine::search::win_in(played_score(-(MATE - 6))),
+            crate::engine::search::win_in(parent_score(-(MATE - 6))),
             Some(7)
         );
     }
