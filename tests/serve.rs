@@ -19,100 +19,13 @@ use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON
 use fantoccini::{Client, ClientBuilder, Locator};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-/// A running `dama serve --port 0`, killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
-    stdout: BufReader<std::process::ChildStdout>,
-}
-
-impl Server {
-    fn start() -> Server {
-        Server::start_with(&[])
-    }
-
-    /// `dama serve --port 0 --hash 8` with more arguments; no endgame databases unless
-    /// `--egdb-dir` is among them.
-    fn start_with(args: &[&str]) -> Server {
-        let mut child = common::bin::command_without_databases()
-            .args(["serve", "--port", "0", "--hash", "8"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start dama serve");
-        let mut line = String::new();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        stdout.read_line(&mut line).expect("read the address");
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        Server { child, url, stdout }
-    }
-
-    fn ws_url(&self) -> String {
-        format!("{}/ws", self.url.replace("http://", "ws://"))
-    }
-
-    /// How many threads of the server process have this name (from /proc).
-    fn threads_named(&self, name: &str) -> usize {
-        std::fs::read_dir(format!("/proc/{}/task", self.child.id()))
-            .unwrap()
-            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
-            .filter(|comm| comm.trim() == name)
-            .count()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn connect(s: &Server) -> Ws {
-    tokio_tungstenite::connect_async(s.ws_url())
-        .await
-        .expect("connect")
-        .0
-}
-
-async fn send(ws: &mut Ws, v: Value) {
-    ws.send(Message::Text(v.to_string().into())).await.unwrap();
-}
-
-/// The next message of `kind` (others are skipped), within 20 s.
-async fn next_of(ws: &mut Ws, kind: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let msg = tokio::time::timeout(left, ws.next())
-            .await
-            .unwrap_or_else(|_| panic!("no '{kind}' message in time"))
-            .expect("connection open")
-            .expect("a message");
-        if let Message::Text(t) = msg {
-            let v: Value = serde_json::from_str(t.as_str()).unwrap();
-            if v["type"] == kind {
-                return v;
-            }
-        }
-    }
-}
+use common::server::{connect, next_of, send, Server, Ws};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_messages_get_errors_and_the_page_goes_on() {
@@ -269,28 +182,47 @@ async fn two_pages_have_their_own_games() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_closed_page_stops_its_search() {
-    let s = Server::start();
+    // One search slot: a search left running by a closed page would make the next
+    // page's analysis wait in line ("queued") instead of starting at once.
+    let s = Server::start_with(&["--searches", "1"]);
     let mut ws = connect(&s).await;
     next_of(&mut ws, "state").await;
     send(&mut ws, json!({"type": "analyze", "on": true})).await;
     next_of(&mut ws, "info").await;
     next_of(&mut ws, "info").await;
-    // The page's worker thread runs the search; it ends only once the search has
-    // returned and the page is gone.
-    assert_eq!(s.threads_named("dama-page"), 1);
+    // No thread of its own for a page: the search runs on the shared slot.
+    assert_eq!(s.threads_named("dama-page"), 0);
+    assert_eq!(s.threads_named("dama-slot-0"), 1);
     ws.close(None).await.unwrap();
+    // The server has handled the close once it closes in turn.
+    while let Some(Ok(_)) = ws.next().await {}
     drop(ws);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while s.threads_named("dama-page") > 0 {
-        assert!(
-            Instant::now() < deadline,
-            "the page's search did not stop when the page closed"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    // The server still serves.
     let mut again = connect(&s).await;
     next_of(&mut again, "state").await;
+    send(&mut again, json!({"type": "analyze", "on": true})).await;
+    let first = loop {
+        let m = next_of_any(&mut again).await;
+        if m["type"] == "info" || m["type"] == "queued" {
+            break m;
+        }
+    };
+    assert_eq!(
+        first["type"], "info",
+        "the closed page's search still held the slot: {first}"
+    );
+}
+
+/// The next message of any kind, within 20 s.
+async fn next_of_any(ws: &mut Ws) -> Value {
+    let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
+        .await
+        .expect("a message in time")
+        .expect("connection open")
+        .expect("a message");
+    match msg {
+        Message::Text(t) => serde_json::from_str(t.as_str()).unwrap(),
+        other => json!({"type": "other", "frame": format!("{other:?}")}),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -335,10 +267,14 @@ async fn a_flood_of_messages_is_bounded() {
         send(&mut ws, json!({"type": "state"})).await;
     }
     let e = next_of(&mut ws, "error").await;
-    assert!(
-        e["message"].as_str().unwrap().contains("too many messages"),
-        "{e}"
-    );
+    let text = e["message"].as_str().unwrap();
+    assert!(text.contains("too many messages"), "{e}");
+    // One warning for the flood, not one per dropped message: the page stays open and
+    // answers once the rate allows.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    send(&mut ws, json!({"type": "export"})).await;
+    let pdn = next_of(&mut ws, "pdn").await;
+    assert!(pdn["text"].as_str().unwrap().contains("[Event"), "{pdn}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,6 +1,6 @@
 //! `dama serve`: the board in the browser.
 
-use crate::serve::table::EngineConfig;
+use crate::serve::resources::EngineConfig;
 use crate::serve::ServeConfig;
 use clap::Args;
 use std::path::PathBuf;
@@ -18,12 +18,25 @@ pub struct ServeArgs {
     /// Open the page in the default browser once the server listens.
     #[arg(long)]
     pub open: bool,
-    /// Search threads of each page's engine.
+    /// Searches that run at once, shared by all pages (default: the number of cores).
+    /// A page's search waits in a queue for a free one: the engine's moves first, then
+    /// the analyses, which take turns of a second each when there are more than slots.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub searches: Option<u16>,
+    /// Search threads of each search slot.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
-    /// Transposition table of each page's engine, MiB.
+    /// Transposition table of each search slot, MiB (allocated once, at the start).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: u32,
+    /// Most pages open at once; one more is refused with "the server is busy" (scripts
+    /// count too).
+    #[arg(long, default_value_t = crate::serve::DEFAULT_MAX_PAGES, value_parser = parse_pages)]
+    pub max_pages: usize,
+    /// A page that sends no message for this many seconds is closed, with the reason
+    /// (default: 30 minutes).
+    #[arg(long, default_value_t = crate::serve::DEFAULT_IDLE_SECONDS, value_parser = clap::value_parser!(u64).range(1..=7 * 24 * 3600))]
+    pub idle_timeout: u64,
     /// Endgame database directory (default: $DAMA_EGDB_DIR, else the XDG data directory,
     /// as `dama egdb build` uses).
     #[arg(long)]
@@ -42,8 +55,12 @@ dragging (a multi-capture square by square), let the engine play White or Black 
 move time or depth, turn on the analysis with several lines, import and export PDN and
 FEN. A position can be linked: /?variant=dameo&fen=W:Wa1:Bh8&moves=...
 
-Each page has its own game and engine (--threads, --hash each). The server stops on
-Ctrl-C. It serves this machine only unless --host is given.";
+Each page has its own game; the searches are a fixed pool that every page shares
+(--searches slots, each with --threads threads and a --hash MiB table, allocated at the
+start), so memory is about slots x hash, plus a little per page, however many pages
+there are. At most --max-pages pages are open at once; one more is told that the server
+is busy. The server stops on Ctrl-C. It serves this machine only unless --host is
+given.";
 
 /// Runs the server until Ctrl-C; returns the exit code.
 pub fn run(a: &ServeArgs) -> i32 {
@@ -56,6 +73,11 @@ pub fn run(a: &ServeArgs) -> i32 {
             egdb_dir: a.egdb_dir.clone(),
             book: a.book.clone(),
         },
+        searches: a
+            .searches
+            .map_or_else(crate::serve::default_searches, usize::from),
+        max_pages: a.max_pages,
+        idle: std::time::Duration::from_secs(a.idle_timeout),
     };
     let open = a.open;
     let result = crate::serve::run(config, |addr| {
@@ -78,6 +100,13 @@ pub fn run(a: &ServeArgs) -> i32 {
             eprintln!("dama serve: {e}");
             2
         }
+    }
+}
+
+fn parse_pages(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=100_000).contains(&n) => Ok(n),
+        _ => Err(format!("{s} is not a number of pages from 1 to 100000")),
     }
 }
 

@@ -1,9 +1,15 @@
 //! `dama serve`: a board in the browser. One process serves the page (its assets are
 //! compiled into the binary) and a WebSocket per page to the engine ([`socket`]); each
-//! page has its own game and engine ([`table`]). Bound to localhost unless told
-//! otherwise; the WebSocket checks its Origin and bounds message size and rate.
+//! page has its own game ([`table`]), and all pages share a fixed pool of searches
+//! ([`slots`]) and what each variant loads once ([`resources`]). Bound to localhost
+//! unless told otherwise; the WebSocket checks its Origin, bounds message size and
+//! rate, the number of pages ([`ServeConfig::max_pages`]) and what is queued for each
+//! ([`outbox`]).
 
 pub mod message;
+pub mod outbox;
+pub mod resources;
+pub mod slots;
 pub mod socket;
 pub mod table;
 
@@ -13,8 +19,11 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use resources::{EngineConfig, Resources};
+use slots::SearchSlots;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
-use table::EngineConfig;
 
 /// The page.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -30,16 +39,42 @@ pub struct ServeConfig {
     pub host: String,
     /// The port (0: any free port).
     pub port: u16,
-    /// The engine of each page.
+    /// The engine: threads and table of each search slot, databases, book.
     pub engine: EngineConfig,
+    /// Search slots shared by all pages (each with its own table).
+    pub searches: usize,
+    /// Most pages open at once; one more is refused with a reason.
+    pub max_pages: usize,
+    /// A page that sends nothing for this long is closed.
+    pub idle: Duration,
 }
 
-/// What every request handler sees: the engine settings of a page, and the signal
-/// that the server is shutting down (every page then closes).
+/// The default number of search slots: the machine's cores.
+pub fn default_searches() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The default bound on open pages.
+pub const DEFAULT_MAX_PAGES: usize = 64;
+/// The default time a page may stay silent, seconds (30 minutes).
+pub const DEFAULT_IDLE_SECONDS: u64 = 30 * 60;
+
+/// What every request handler sees: the shared searches and resources, the bound on
+/// pages, and the signal that the server is shutting down (every page then closes).
 #[derive(Clone)]
 pub struct AppState {
-    /// The engine of each page.
-    pub engine: EngineConfig,
+    /// Evaluations, books and databases, loaded once per variant.
+    pub resources: Arc<Resources>,
+    /// The searches every page shares.
+    pub slots: SearchSlots,
+    /// Pages open now.
+    pub pages: Arc<AtomicUsize>,
+    /// Most pages open at once.
+    pub max_pages: usize,
+    /// The number of the next page.
+    pub next_page: Arc<AtomicU64>,
+    /// A page that sends nothing for this long is closed.
+    pub idle: Duration,
     /// Becomes true when the server stops.
     pub shutdown: tokio::sync::watch::Receiver<bool>,
     /// Held by every open page: the server waits for all of them to close before it
@@ -126,12 +161,48 @@ async fn ws(ws: WebSocketUpgrade, headers: HeaderMap, State(state): State<AppSta
     if let Err(why) = check_origin(&headers) {
         return (StatusCode::FORBIDDEN, why).into_response();
     }
-    ws.max_message_size(socket::MAX_MESSAGE)
-        .max_frame_size(socket::MAX_MESSAGE)
-        .on_upgrade(move |s| async move {
-            let _open = state.open_pages;
-            socket::page(s, state.engine, state.shutdown).await
-        })
+    // Counted before the upgrade; a page past the bound is told why in a close frame
+    // (a browser cannot read the body of a refused upgrade).
+    let seat = Seat::take(&state.pages, state.max_pages);
+    let ws = ws
+        .max_message_size(socket::MAX_MESSAGE)
+        .max_frame_size(socket::MAX_MESSAGE);
+    let Some(seat) = seat else {
+        let reason = format!(
+            "the server is busy: try again later ({} pages are open, the most it serves)",
+            state.max_pages
+        );
+        return ws.on_upgrade(move |s| socket::refuse(s, reason));
+    };
+    ws.on_upgrade(move |s| async move {
+        let _open = state.open_pages;
+        let _seat = seat;
+        let ctx = socket::PageContext {
+            id: state.next_page.fetch_add(1, Ordering::Relaxed),
+            resources: state.resources,
+            slots: state.slots,
+            idle: state.idle,
+        };
+        socket::page(s, ctx, state.shutdown).await
+    })
+}
+
+/// One page's place among the open pages, given back when dropped.
+struct Seat(Arc<AtomicUsize>);
+
+impl Seat {
+    /// A place if fewer than `max` pages are open.
+    fn take(pages: &Arc<AtomicUsize>, max: usize) -> Option<Seat> {
+        let before = pages.fetch_add(1, Ordering::SeqCst);
+        let seat = Seat(Arc::clone(pages));
+        (before < max).then_some(seat)
+    }
+}
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Serves until Ctrl-C (or SIGTERM). `ready` receives the bound address once the
@@ -142,6 +213,12 @@ pub fn run(config: ServeConfig, ready: impl FnOnce(std::net::SocketAddr)) -> Res
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server runtime: {e}"))?;
+    // The searches' tables are allocated once, before the server listens.
+    let slots = SearchSlots::new(
+        config.searches,
+        config.engine.hash_mib,
+        config.engine.threads,
+    )?;
     runtime.block_on(async move {
         let addr = format!("{}:{}", config.host, config.port);
         let listener = tokio::net::TcpListener::bind(&addr)
@@ -156,7 +233,12 @@ pub fn run(config: ServeConfig, ready: impl FnOnce(std::net::SocketAddr)) -> Res
         let (tx, rx) = tokio::sync::watch::channel(false);
         let (open_pages, mut all_closed) = tokio::sync::mpsc::channel::<()>(1);
         let state = AppState {
-            engine: config.engine,
+            resources: Arc::new(Resources::new(config.engine)),
+            slots: slots.clone(),
+            pages: Arc::new(AtomicUsize::new(0)),
+            max_pages: config.max_pages,
+            next_page: Arc::new(AtomicU64::new(1)),
+            idle: config.idle,
             shutdown: rx,
             open_pages,
         };
@@ -170,6 +252,7 @@ pub fn run(config: ServeConfig, ready: impl FnOnce(std::net::SocketAddr)) -> Res
         // The pages' WebSockets are not the server's connections any more: wait for
         // them to say goodbye (a page whose peer does not answer is left after 10 s).
         let _ = tokio::time::timeout(Duration::from_secs(10), all_closed.recv()).await;
+        slots.shutdown();
         Ok(())
     })
 }

@@ -1,20 +1,22 @@
 //! One page's live channel: the WebSocket, bounded in message size and rate, and the
-//! page's worker thread, which owns its [`Table`] and runs its searches. A new command
-//! stops the running search; a closed page stops it and ends the worker.
+//! page's task, which owns its [`Table`] (its game) and asks the shared
+//! [`SearchSlots`] for its searches. The page's messages are answered at once, whether
+//! its search runs or waits for a slot; a new command stops the search, and a closed
+//! page stops it. What the page is sent goes through its bounded [`Outbox`], written by
+//! a task of its own, so that a page that does not read costs nothing.
 
 use super::message::{parse_command, Command};
-use super::table::{new_table, pdn_variant, EngineConfig, Table, Task};
-use crate::engine::search::Shared;
+use super::outbox::{Outbox, Outgoing};
+use super::resources::Resources;
+use super::slots::{Finished, Kind, SearchSlots};
+use super::table::{new_table, pdn_variant, Table, Task};
 use crate::variant::Variant;
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{json, Value};
-use std::collections::VecDeque;
-use std::sync::atomic::Ordering;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
-use tokio::sync::mpsc::UnboundedSender;
+use serde_json::json;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Largest message a page may send, bytes (a long PDN game fits many times over).
 pub const MAX_MESSAGE: usize = 64 * 1024;
@@ -27,6 +29,10 @@ pub const RATE_PER_SECOND: f64 = 20.0;
 struct Rate {
     tokens: f64,
     at: Instant,
+    /// Messages dropped since the page was last told.
+    dropped: u64,
+    /// When the page was last told of dropped messages.
+    told: Option<Instant>,
 }
 
 impl Rate {
@@ -34,7 +40,27 @@ impl Rate {
         Rate {
             tokens: RATE_BURST,
             at: Instant::now(),
+            dropped: 0,
+            told: None,
         }
+    }
+
+    /// A message was dropped: the warning for the page, at most one a second (a flood
+    /// of messages is not answered by a flood of errors).
+    fn warning(&mut self) -> Option<String> {
+        self.dropped += 1;
+        let now = Instant::now();
+        if self
+            .told
+            .is_some_and(|t| now.duration_since(t) < Duration::from_secs(1))
+        {
+            return None;
+        }
+        let n = std::mem::take(&mut self.dropped);
+        self.told = Some(now);
+        Some(format!(
+            "too many messages: at most {RATE_PER_SECOND} a second; {n} dropped"
+        ))
     }
 
     fn take(&mut self) -> bool {
@@ -55,240 +81,292 @@ fn error(message: &str) -> String {
     json!({"type": "error", "message": message}).to_string()
 }
 
-/// What the reader and the worker share: the command queue's sending end and whether a
-/// search runs, under one lock. The reader queues a command and stops the running search
-/// in one step; the worker looks for commands and arms a search in one step. So a stop
-/// always hits the search that was running when its command came, never a search
-/// started after it. The lock is taken per command and per search, never inside one.
-struct Control {
-    /// The queue to the worker (`None` once the page is gone).
-    tx: Option<mpsc::Sender<Command>>,
-    /// The stop handle of the search running now, if one runs.
-    searching: Option<Arc<Shared>>,
+/// What a page's task needs from the server.
+#[derive(Clone)]
+pub struct PageContext {
+    /// The page's number (its searches are queued under it).
+    pub id: u64,
+    /// The evaluations, books and databases.
+    pub resources: Arc<Resources>,
+    /// The shared searches.
+    pub slots: SearchSlots,
+    /// A page that sends nothing for this long is closed.
+    pub idle: Duration,
 }
 
-type SharedControl = Arc<Mutex<Control>>;
+/// Close code: the server is going away.
+pub const CLOSE_GOING_AWAY: u16 = 1001;
+/// Close code: the page broke a rule of the channel (it did not read its messages).
+pub const CLOSE_POLICY: u16 = 1008;
+/// Close code: the server is busy, try again later.
+pub const CLOSE_TRY_LATER: u16 = 1013;
+/// Close code: a normal close (the page was idle too long).
+pub const CLOSE_NORMAL: u16 = 1000;
 
-fn lock(c: &SharedControl) -> std::sync::MutexGuard<'_, Control> {
-    // A panic elsewhere cannot leave the control half-changed: take it as it is.
-    c.lock().unwrap_or_else(|e| e.into_inner())
+/// Tells a page past the bound why it is refused, and closes it.
+pub async fn refuse(socket: WebSocket, reason: String) {
+    let (mut sink, _stream) = socket.split();
+    let _ = sink
+        .send(Message::Text(
+            json!({"type": "busy", "message": reason})
+                .to_string()
+                .into(),
+        ))
+        .await;
+    let _ = sink
+        .send(Message::Close(Some(CloseFrame {
+            code: CLOSE_TRY_LATER,
+            reason: reason.into(),
+        })))
+        .await;
 }
 
-/// Queues `cmd` and stops the running search; false when the worker is gone.
-fn queue(control: &SharedControl, cmd: Command) -> bool {
-    let c = lock(control);
-    let Some(tx) = c.tx.as_ref() else {
-        return false;
-    };
-    if tx.send(cmd).is_err() {
-        return false;
-    }
-    if let Some(s) = &c.searching {
-        s.stop.store(true, Ordering::SeqCst);
-    }
-    true
-}
-
-/// The page is gone: no more commands, and the running search stops.
-fn close(control: &SharedControl) {
-    let mut c = lock(control);
-    c.tx = None;
-    if let Some(s) = &c.searching {
-        s.stop.store(true, Ordering::SeqCst);
-    }
-}
-
-/// Serves one page until it closes.
-pub async fn page(
-    socket: WebSocket,
-    config: EngineConfig,
-    mut shutdown: tokio::sync::watch::Receiver<bool>,
-) {
-    let (mut sink, mut stream) = socket.split();
-    let (out_tx, mut out_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let (cmd_tx, cmd_rx) = mpsc::channel::<Command>();
-    let control: SharedControl = Arc::new(Mutex::new(Control {
-        tx: Some(cmd_tx),
-        searching: None,
-    }));
-    let worker = {
-        let out = out_tx.clone();
-        let control = control.clone();
-        std::thread::Builder::new()
-            .name("dama-page".into())
-            .spawn(move || worker(cmd_rx, out, control, config))
-    };
-    if let Err(e) = worker {
-        let _ = sink
-            .send(Message::Text(
-                error(&format!("no thread for the page: {e}")).into(),
-            ))
-            .await;
-        return;
-    }
-    let writer = tokio::spawn(async move {
-        while let Some(text) = out_rx.recv().await {
-            if sink.send(Message::Text(text.into())).await.is_err() {
+/// Writes the outbox to the socket until a close is written or the peer is gone.
+async fn write_loop(mut sink: SplitSink<WebSocket, Message>, outbox: Arc<Outbox>) {
+    loop {
+        let Some(m) = outbox.pop() else {
+            if outbox.has_overflowed() {
                 return;
             }
-        }
-        let _ = sink.send(Message::Close(None)).await;
-    });
-    let mut rate = Rate::new();
-    loop {
-        let msg = tokio::select! {
-            m = stream.next() => match m {
-                Some(m) => m,
-                None => break,
-            },
-            _ = shutdown.changed() => {
-                let _ = out_tx.send(error("the server is shutting down"));
-                break;
+            outbox.ready().await;
+            continue;
+        };
+        let msg = match m {
+            Outgoing::Text(t) | Outgoing::Info { text: t, .. } => Message::Text(t.into()),
+            Outgoing::Close { code, reason } => {
+                let _ = sink
+                    .send(Message::Close(Some(CloseFrame {
+                        code,
+                        reason: reason.into(),
+                    })))
+                    .await;
+                return;
             }
         };
-        match msg {
-            Ok(Message::Text(text)) => {
-                if !rate.take() {
-                    let _ = out_tx.send(error(&format!(
-                        "too many messages: at most {RATE_PER_SECOND} a second; this one was dropped"
-                    )));
-                    continue;
-                }
-                match parse_command(text.as_str()) {
-                    Ok(cmd) => {
-                        if !queue(&control, cmd) {
-                            break;
-                        }
-                    }
-                    Err(e) => {
-                        let _ = out_tx.send(error(&e));
-                    }
-                }
-            }
-            Ok(Message::Binary(_)) => {
-                let _ = out_tx.send(error("binary messages are not understood; send JSON text"));
-            }
-            Ok(Message::Close(_)) => break,
-            Ok(_) => {}
-            Err(e) => {
-                let _ = out_tx.send(error(&format!("connection closed: {e}")));
-                break;
-            }
-        }
-    }
-    // The page is gone (or broke the rules of the channel): stop its search; the
-    // worker ends when its command channel closes, the writer when the worker's
-    // sender and ours are dropped.
-    close(&control);
-    drop(out_tx);
-    let _ = writer.await;
-}
-
-/// The page's worker: applies commands in order and, between them, runs the engine's
-/// move or the analysis.
-fn worker(
-    rx: mpsc::Receiver<Command>,
-    out: UnboundedSender<String>,
-    control: SharedControl,
-    config: EngineConfig,
-) {
-    let send = |v: Value| {
-        let _ = out.send(v.to_string());
-    };
-    let mut pending: VecDeque<Command> = VecDeque::new();
-    let mut table: Box<dyn Table> = match new_table(Variant::English, None, None, &config) {
-        Ok(t) => t,
-        Err(e) => {
-            send(json!({"type": "error", "message": e}));
+        if sink.send(msg).await.is_err() {
             return;
         }
-    };
-    send(table.state());
-    // Takes the waiting commands into `pending`; false once the page is gone.
-    let drain = |pending: &mut VecDeque<Command>| loop {
-        match rx.try_recv() {
-            Ok(c) => pending.push_back(c),
-            Err(mpsc::TryRecvError::Empty) => return true,
-            Err(mpsc::TryRecvError::Disconnected) => return false,
-        }
-    };
-    loop {
-        let cmd = match pending.pop_front() {
-            Some(c) => c,
-            None => match rx.recv() {
-                Ok(c) => c,
-                Err(_) => return,
-            },
-        };
+    }
+}
+
+/// One page: its game, its search (at most one, waiting or running) and its socket.
+struct Page {
+    ctx: PageContext,
+    outbox: Arc<Outbox>,
+    table: Box<dyn Table>,
+    generation: u64,
+    /// The ticket and kind of the page's search, if one waits or runs.
+    search: Option<(u64, Kind)>,
+    done: tokio::sync::mpsc::UnboundedSender<Finished>,
+}
+
+impl Page {
+    fn send(&self, v: serde_json::Value) {
+        self.outbox.send(v.to_string());
+    }
+
+    /// Applies a command: the page's search stops first, then the replies are queued
+    /// (a new generation: late lines of the stopped search are dropped), then the next
+    /// search is asked for.
+    fn command(&mut self, cmd: Command) {
+        self.ctx.slots.cancel(self.ctx.id);
+        self.search = None;
+        self.generation = self.outbox.next_generation();
+        let resources = &self.ctx.resources;
         let replies = match &cmd {
             Command::New {
                 variant,
                 fen,
                 moves,
-            } => new_table(*variant, fen.as_deref(), moves.as_deref(), &config).map(|t| {
-                table = t;
-                vec![table.state()]
+            } => new_table(*variant, fen.as_deref(), moves.as_deref(), resources).map(|t| {
+                self.table = t;
+                vec![self.table.state()]
             }),
-            Command::Pdn { text } if pdn_variant(text).is_some_and(|v| v != table.variant()) => {
+            Command::Pdn { text }
+                if pdn_variant(text).is_some_and(|v| v != self.table.variant()) =>
+            {
                 let v = pdn_variant(text).expect("checked");
-                new_table(v, None, None, &config).and_then(|mut t| {
+                new_table(v, None, None, resources).and_then(|mut t| {
                     let r = t.command(&cmd)?;
-                    table = t;
+                    self.table = t;
                     Ok(r)
                 })
             }
-            _ => table.command(&cmd),
+            _ => self.table.command(&cmd),
         };
         match replies {
-            Ok(r) => r.into_iter().for_each(send),
-            Err(e) => send(json!({"type": "error", "message": e})),
+            Ok(r) => r.into_iter().for_each(|v| self.send(v)),
+            Err(e) => {
+                self.outbox.send(error(&e));
+            }
         }
-        // Idle work, until a command waits.
+        self.schedule();
+    }
+
+    /// Starts what the table asks for: an engine move (from the book at once, else a
+    /// search) or the analysis.
+    fn schedule(&mut self) {
         loop {
-            let task = table.task();
-            if task == Task::Idle {
-                break;
-            }
-            // Arm the search unless a command waits (one step under the lock: a
-            // command queued from now on stops this search).
-            {
-                let mut c = lock(&control);
-                if !drain(&mut pending) {
-                    return;
+            let task = self.table.task();
+            let kind = match task {
+                Task::Idle => return,
+                Task::Move => {
+                    if let Some(mv) = self.table.book_move() {
+                        if self.table.play_engine_move(mv) {
+                            self.send(self.table.state());
+                            continue;
+                        }
+                    }
+                    self.send(json!({"type": "thinking"}));
+                    Kind::Move
                 }
-                if !pending.is_empty() {
-                    break;
-                }
-                let flag = table.stop_flag();
-                flag.stop.store(false, Ordering::SeqCst);
-                c.searching = Some(flag);
-            }
-            if task == Task::Move {
-                send(json!({"type": "thinking"}));
-            }
-            let best = match task {
-                Task::Move => table.think(true, &send),
-                _ => {
-                    table.analyze(&send);
-                    None
-                }
+                Task::Analyze => Kind::Analysis,
             };
-            {
-                let mut c = lock(&control);
-                c.searching = None;
-                if !drain(&mut pending) {
-                    return;
+            let job = self
+                .table
+                .job(task, Arc::clone(&self.outbox), self.generation);
+            let (ticket, place) = self
+                .ctx
+                .slots
+                .submit(self.ctx.id, kind, job, self.done.clone());
+            self.search = Some((ticket, kind));
+            if place > 0 {
+                self.send(json!({
+                    "type": "queued",
+                    "place": place,
+                    "slots": self.ctx.slots.load().slots,
+                }));
+            }
+            return;
+        }
+    }
+
+    /// A search ended on its own: an engine move is played (when it is still this
+    /// page's search and legal), and the next search is asked for.
+    fn finished(&mut self, f: Finished) {
+        if self.search.map(|(t, _)| t) != Some(f.ticket) {
+            return;
+        }
+        let kind = self.search.take().map(|(_, k)| k);
+        if kind == Some(Kind::Move) {
+            if let Some(mv) = f.best {
+                if self.table.play_engine_move(mv) {
+                    self.send(self.table.state());
+                    self.schedule();
                 }
-            }
-            // Interrupted by a command, or an analysis (only a command ends one):
-            // the command comes first; an interrupted move is not played.
-            if !pending.is_empty() || task == Task::Analyze {
-                break;
-            }
-            match best {
-                Some(mv) if table.play_engine_move(mv) => send(table.state()),
-                _ => break,
             }
         }
+    }
+}
+
+/// Serves one page until it closes, the server stops, the page is idle for
+/// `ctx.idle`, or its outbox overflows.
+pub async fn page(
+    socket: WebSocket,
+    ctx: PageContext,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    let (sink, mut stream) = socket.split();
+    let outbox = Arc::new(Outbox::new());
+    let mut writer = tokio::spawn(write_loop(sink, Arc::clone(&outbox)));
+    let (done, mut finished) = tokio::sync::mpsc::unbounded_channel::<Finished>();
+    let table = match new_table(Variant::English, None, None, &ctx.resources) {
+        Ok(t) => t,
+        Err(e) => {
+            outbox.send(error(&e));
+            outbox.close(CLOSE_GOING_AWAY, "the server cannot make a game");
+            let _ = writer.await;
+            return;
+        }
+    };
+    let generation = outbox.next_generation();
+    let mut page = Page {
+        ctx,
+        outbox: Arc::clone(&outbox),
+        table,
+        generation,
+        search: None,
+        done,
+    };
+    page.send(page.table.state());
+    let mut rate = Rate::new();
+    let mut last = Instant::now();
+    let idle = page.ctx.idle;
+    loop {
+        let deadline = tokio::time::Instant::from_std(last + idle);
+        let msg = tokio::select! {
+            m = stream.next() => match m {
+                Some(m) => m,
+                None => break,
+            },
+            Some(f) = finished.recv() => {
+                page.finished(f);
+                continue;
+            }
+            _ = shutdown.changed() => {
+                outbox.send(error("the server is shutting down"));
+                outbox.close(CLOSE_GOING_AWAY, "the server is shutting down");
+                break;
+            }
+            _ = tokio::time::sleep_until(deadline) => {
+                let why = format!(
+                    "closed after {} without a message: reload the page to go on",
+                    idle_text(idle)
+                );
+                outbox.send(error(&why));
+                outbox.close(CLOSE_NORMAL, &why);
+                break;
+            }
+            _ = outbox.overflowed() => break,
+        };
+        last = Instant::now();
+        match msg {
+            Ok(Message::Text(text)) => {
+                if !rate.take() {
+                    if let Some(w) = rate.warning() {
+                        outbox.send(error(&w));
+                    }
+                    continue;
+                }
+                match parse_command(text.as_str()) {
+                    Ok(cmd) => page.command(cmd),
+                    Err(e) => {
+                        outbox.send(error(&e));
+                    }
+                }
+            }
+            Ok(Message::Binary(_)) => {
+                outbox.send(error("binary messages are not understood; send JSON text"));
+            }
+            Ok(Message::Close(_)) => break,
+            Ok(_) => {}
+            Err(e) => {
+                outbox.send(error(&format!("connection closed: {e}")));
+                outbox.close(CLOSE_POLICY, "the connection broke a rule");
+                break;
+            }
+        }
+    }
+    // The page is gone (or is closed): its search stops; the writer sends what is
+    // queued, and the close, unless the peer does not read.
+    page.ctx.slots.cancel(page.ctx.id);
+    outbox.close(CLOSE_NORMAL, "goodbye");
+    if outbox.has_overflowed()
+        || tokio::time::timeout(Duration::from_secs(5), &mut writer)
+            .await
+            .is_err()
+    {
+        writer.abort();
+    }
+}
+
+/// `30 minutes`, `5 seconds`.
+fn idle_text(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 60 && s.is_multiple_of(60) {
+        let m = s / 60;
+        format!("{m} minute{}", if m == 1 { "" } else { "s" })
+    } else {
+        format!("{s} second{}", if s == 1 { "" } else { "s" })
     }
 }

@@ -5,10 +5,14 @@
 //! monomorphised per variant; [`new_table`] picks it at the boundary.
 
 use super::message::{Command, EngineSide};
+use super::outbox::Outbox;
+use super::resources::{Kit, Resources};
+use super::slots::{Job, Slot};
 use crate::egdb::{Tables, Value as DbValue};
+use crate::engine::book::Book;
 use crate::engine::search::{Info, Shared};
 use crate::engine::time::Limits;
-use crate::engine::Engine;
+use crate::eval::Evaluation;
 use crate::fen::to_fen;
 use crate::game::{Game, Outcome};
 use crate::movegen;
@@ -22,22 +26,8 @@ use crate::types::{Color, Square};
 use crate::variant::Variant;
 use crate::with_variant;
 use serde_json::{json, Value};
-use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// How the engine is set up for a page.
-#[derive(Clone, Debug)]
-pub struct EngineConfig {
-    /// Search threads per page.
-    pub threads: usize,
-    /// Transposition table per page, MiB.
-    pub hash_mib: usize,
-    /// Where the endgame databases are (`None`: the default directory).
-    pub egdb_dir: Option<std::path::PathBuf>,
-    /// The opening book for dama's moves: `builtin`, `none` or a file.
-    pub book: String,
-}
 
 /// dama's moves on the board come from the book moves within this many hundredths of a
 /// man of the best, one at random, so that games vary.
@@ -65,16 +55,14 @@ pub trait Table: Send {
     fn state(&self) -> Value;
     /// What to do when idle.
     fn task(&self) -> Task;
-    /// The handle that stops this table's search.
-    fn stop_flag(&self) -> Arc<Shared>;
-    /// Runs the engine's search for its move, reporting `info` messages; returns the
-    /// move found (not yet played).
-    fn think(&mut self, armed: bool, out: &(dyn Fn(Value) + Sync)) -> Option<Move>;
-    /// Plays the engine's move found by [`Table::think`]; false when it is not legal
-    /// any more.
+    /// A book move for the engine in the shown position, one of those within
+    /// [`BOOK_MARGIN`] of the best at random, if the book holds the position.
+    fn book_move(&self) -> Option<Move>;
+    /// The search of `task` (not [`Task::Idle`]) in the shown position, to run on a
+    /// slot: its `info` lines go to `out` as generation `generation`.
+    fn job(&self, task: Task, out: Arc<Outbox>, generation: u64) -> Box<dyn Job>;
+    /// Plays the engine's move found by its job; false when it is not legal any more.
     fn play_engine_move(&mut self, mv: Move) -> bool;
-    /// Analyses the shown position until stopped, reporting `info` messages.
-    fn analyze(&mut self, out: &(dyn Fn(Value) + Sync));
 }
 
 /// A table for `variant` at `fen` (or the start) followed by the moves `moves` (the
@@ -83,10 +71,11 @@ pub fn new_table(
     variant: Variant,
     fen: Option<&str>,
     moves: Option<&str>,
-    config: &EngineConfig,
+    resources: &Resources,
 ) -> Result<Box<dyn Table>, String> {
     with_variant!(variant, R => {
-        let mut t = GameTable::<R>::new(config)?;
+        let kit = resources.kit::<R>()?;
+        let mut t = GameTable::<R>::new(&kit);
         t.load(fen, moves)?;
         Ok(Box::new(t) as Box<dyn Table>)
     })
@@ -117,8 +106,8 @@ pub enum Level {
 
 /// The game of one page in the variant `R`.
 pub struct GameTable<R: Rules> {
-    engine: Engine<R>,
-    book: Option<crate::engine::book::Book<R>>,
+    evaluation: Evaluation,
+    book: Option<Arc<Book<R>>>,
     egdb: Option<Arc<Tables<R>>>,
     start: Position<R>,
     /// Every move of the game, including those after the shown position.
@@ -133,23 +122,11 @@ pub struct GameTable<R: Rules> {
 
 impl<R: Rules> GameTable<R> {
     /// A table at the start position; the engine plays nobody, analysis off.
-    pub fn new(config: &EngineConfig) -> Result<GameTable<R>, String> {
-        let mut engine = Engine::<R>::try_new(config.hash_mib, config.threads)?;
-        let dir = config
-            .egdb_dir
-            .clone()
-            .unwrap_or_else(crate::egdb::default_dir);
-        let tables = Arc::new(Tables::<R>::open(Path::new(&dir)));
-        let egdb = (!tables.is_empty()).then_some(tables);
-        engine.set_egdb(egdb.clone());
-        let book = match config.book.as_str() {
-            "none" => None,
-            name => Some(crate::engine::book::Book::<R>::load(name)?),
-        };
-        Ok(GameTable {
-            engine,
-            book,
-            egdb,
+    pub fn new(kit: &Kit<R>) -> GameTable<R> {
+        GameTable {
+            evaluation: kit.evaluation.clone(),
+            book: kit.book.clone(),
+            egdb: kit.egdb.clone(),
             start: Position::start(),
             line: Vec::new(),
             cursor: 0,
@@ -157,7 +134,7 @@ impl<R: Rules> GameTable<R> {
             level: Level::MoveTime(1000),
             analysis: false,
             multipv: 1,
-        })
+        }
     }
 
     /// Sets the game: `fen` (or the start) and then `moves`.
@@ -177,7 +154,6 @@ impl<R: Rules> GameTable<R> {
         self.start = game.positions()[0];
         self.line = game.moves().to_vec();
         self.cursor = self.line.len();
-        self.engine.new_game();
     }
 
     /// The game up to the shown position.
@@ -255,46 +231,47 @@ impl<R: Rules> GameTable<R> {
             },
         }
     }
+}
 
-    fn info_message(&self, pos: &Position<R>, info: &Info, purpose: &str) -> Value {
-        let mut p = *pos;
-        let mut pv = Vec::new();
-        let mut first_path = Vec::new();
-        for (i, mv) in info.pv.iter().enumerate() {
-            if !movegen::legal_moves(&p).contains(mv) {
-                break;
-            }
-            if i == 0 {
-                first_path = move_path(&p, mv).iter().map(|s| s.index()).collect();
-            }
-            pv.push(move_text(&p, mv));
-            p = p.play(mv);
+/// The `info` message of an iteration `info` of the search of `pos`.
+fn info_message<R: Rules>(pos: &Position<R>, info: &Info, purpose: &str) -> Value {
+    let mut p = *pos;
+    let mut pv = Vec::new();
+    let mut first_path = Vec::new();
+    for (i, mv) in info.pv.iter().enumerate() {
+        if !movegen::legal_moves(&p).contains(mv) {
+            break;
         }
-        // White's view, for the bar.
-        let white = if pos.side() == Color::White {
-            info.score
-        } else {
-            -info.score
-        };
-        json!({
-            "type": "info",
-            "purpose": purpose,
-            "line": info.multipv,
-            "depth": info.depth,
-            "seldepth": info.seldepth,
-            "score": info.score,
-            "white_score": white,
-            "score_text": crate::engine::analysis::score_text(info.score),
-            "win_in": info.win_in(),
-            "nodes": info.nodes,
-            "nps": info.nps(),
-            "time_ms": info.time.as_millis() as u64,
-            "pv": pv,
-            "first_path": first_path,
-            "preview": board_string(&p),
-            "egdb": info.egdb.map(db_text),
-        })
+        if i == 0 {
+            first_path = move_path(&p, mv).iter().map(|s| s.index()).collect();
+        }
+        pv.push(move_text(&p, mv));
+        p = p.play(mv);
     }
+    // White's view, for the bar.
+    let white = if pos.side() == Color::White {
+        info.score
+    } else {
+        -info.score
+    };
+    json!({
+        "type": "info",
+        "purpose": purpose,
+        "line": info.multipv,
+        "depth": info.depth,
+        "seldepth": info.seldepth,
+        "score": info.score,
+        "white_score": white,
+        "score_text": crate::engine::analysis::score_text(info.score),
+        "win_in": info.win_in(),
+        "nodes": info.nodes,
+        "nps": info.nps(),
+        "time_ms": info.time.as_millis() as u64,
+        "pv": pv,
+        "first_path": first_path,
+        "preview": board_string(&p),
+        "egdb": info.egdb.map(db_text),
+    })
 }
 
 /// A database value as the page shows it.
@@ -562,29 +539,36 @@ impl<R: Rules> Table for GameTable<R> {
         Task::Idle
     }
 
-    fn stop_flag(&self) -> Arc<Shared> {
-        self.engine.stop_flag()
-    }
-
-    fn think(&mut self, armed: bool, out: &(dyn Fn(Value) + Sync)) -> Option<Move> {
-        let game = self.game();
-        let pos = *game.position();
-        if let Some(mv) = self
-            .book
+    fn book_move(&self) -> Option<Move> {
+        let pos = *self.game().position();
+        self.book
             .as_ref()
             .and_then(|b| b.choose(&pos, BOOK_MARGIN, rand::random()))
-        {
-            return Some(mv);
-        }
-        self.engine.set_game(game);
-        let limits = self.limits();
-        let report = |info: &Info| out(self.info_message(&pos, info, "move"));
-        let result = if armed {
-            self.engine.search_armed(&limits, 1, &report)
-        } else {
-            self.engine.search(&limits, 1, &report)
+    }
+
+    fn job(&self, task: Task, out: Arc<Outbox>, generation: u64) -> Box<dyn Job> {
+        let (limits, lines, purpose) = match task {
+            Task::Analyze | Task::Idle => (
+                Limits {
+                    infinite: true,
+                    ..Default::default()
+                },
+                self.multipv,
+                "analysis",
+            ),
+            Task::Move => (self.limits(), 1, "move"),
         };
-        result.best
+        Box::new(SearchJob {
+            game: self.game(),
+            evaluation: self.evaluation.clone(),
+            egdb: self.egdb.clone(),
+            limits,
+            lines,
+            purpose,
+            out,
+            generation,
+            shown: Vec::new(),
+        })
     }
 
     fn play_engine_move(&mut self, mv: Move) -> bool {
@@ -595,18 +579,58 @@ impl<R: Rules> Table for GameTable<R> {
         self.play(mv);
         true
     }
+}
 
-    fn analyze(&mut self, out: &(dyn Fn(Value) + Sync)) {
-        let game = self.game();
-        let pos = *game.position();
-        self.engine.set_game(game);
-        let limits = Limits {
-            infinite: true,
-            ..Default::default()
+/// A page's search, as a slot runs it: a copy of the game and what the search needs.
+struct SearchJob<R: Rules> {
+    game: Game<R>,
+    evaluation: Evaluation,
+    egdb: Option<Arc<Tables<R>>>,
+    limits: Limits,
+    lines: usize,
+    purpose: &'static str,
+    out: Arc<Outbox>,
+    generation: u64,
+    /// The deepest iteration sent so far, per line: an analysis that comes back after
+    /// its slice does not show its shallow iterations again.
+    shown: Vec<u32>,
+}
+
+impl<R: Rules> Job for SearchJob<R> {
+    fn variant(&self) -> Variant {
+        R::VARIANT
+    }
+
+    fn run(&mut self, slot: &Slot, stop: &Shared) -> Option<Move> {
+        let pos = *self.game.position();
+        let shown = Mutex::new(std::mem::take(&mut self.shown));
+        let report = |info: &Info| {
+            let mut s = shown.lock().unwrap_or_else(|e| e.into_inner());
+            let line = info.multipv.max(1);
+            if s.len() < line {
+                s.resize(line, 0);
+            }
+            if info.depth < s[line - 1] {
+                return;
+            }
+            s[line - 1] = info.depth;
+            drop(s);
+            let text = info_message(&pos, info, self.purpose).to_string();
+            self.out.info(self.generation, line, text);
         };
-        let lines = self.multipv;
-        let report = |info: &Info| out(self.info_message(&pos, info, "analysis"));
-        self.engine.search_armed(&limits, lines, &report);
+        let result = crate::engine::threads::search(
+            self.game.positions(),
+            &self.limits,
+            self.lines,
+            &slot.threads,
+            &slot.tt,
+            &self.evaluation,
+            stop,
+            self.egdb.as_deref(),
+            &report,
+        );
+        self.shown = shown.into_inner().unwrap_or_else(|e| e.into_inner());
+        result.best
     }
 }
 

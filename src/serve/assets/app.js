@@ -33,9 +33,12 @@ function connect() {
     try { m = JSON.parse(ev.data); } catch (e) { return; }
     handle(m);
   };
-  ws.onclose = () => {
-    $("status").textContent = "Disconnected from dama.";
+  ws.onclose = (ev) => {
+    // The server says why it closes (busy, idle too long, shutting down).
+    $("status").textContent = ev.reason ? `Disconnected from dama: ${ev.reason}` : "Disconnected from dama.";
+    if (ev.reason) showMessage(ev.reason, true);
     document.body.dataset.connected = "false";
+    document.body.dataset.closeCode = String(ev.code);
   };
 }
 
@@ -71,6 +74,13 @@ function handle(m) {
       break;
     case "thinking":
       $("status").textContent = "dama is thinking…";
+      break;
+    case "queued":
+      // Every search slot is busy: this page's search waits its turn.
+      $("status").textContent = `Waiting for a free engine (${m.place} in line, ${m.slots} engine${m.slots === 1 ? "" : "s"} for all pages)…`;
+      break;
+    case "busy":
+      showMessage(m.message, true);
       break;
     case "pdn":
       $("io").value = m.text;

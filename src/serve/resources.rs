@@ -1,0 +1,84 @@
+//! [`Resources`]: what every page of one variant shares, loaded once per server: the
+//! evaluation, the opening book and the endgame databases. A page then costs its game
+//! only, whatever it plays.
+
+use crate::egdb::Tables;
+use crate::engine::book::Book;
+use crate::eval::Evaluation;
+use crate::rules::Rules;
+use crate::variant::Variant;
+use std::any::Any;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// How the pages' engines are set up.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Search threads per slot.
+    pub threads: usize,
+    /// Transposition table per slot, MiB.
+    pub hash_mib: usize,
+    /// Where the endgame databases are (`None`: the default directory).
+    pub egdb_dir: Option<PathBuf>,
+    /// The opening book for dama's moves: `builtin`, `none` or a file.
+    pub book: String,
+}
+
+/// What the pages of the variant `R` share.
+pub struct Kit<R: Rules> {
+    /// The evaluation the searches use.
+    pub evaluation: Evaluation,
+    /// The book for dama's moves, if any.
+    pub book: Option<Arc<Book<R>>>,
+    /// The endgame databases found, if any.
+    pub egdb: Option<Arc<Tables<R>>>,
+}
+
+/// The kits of the variants played so far, made on first use.
+pub struct Resources {
+    config: EngineConfig,
+    kits: Mutex<HashMap<Variant, Arc<dyn Any + Send + Sync>>>,
+}
+
+impl Resources {
+    /// No kit made yet.
+    pub fn new(config: EngineConfig) -> Resources {
+        Resources {
+            config,
+            kits: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// The kit of `R`, made now if it is the first page of `R`.
+    pub fn kit<R: Rules>(&self) -> Result<Arc<Kit<R>>, String> {
+        let mut kits = self.kits.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(k) = kits.get(&R::VARIANT) {
+            return Arc::clone(k)
+                .downcast::<Kit<R>>()
+                .map_err(|_| format!("the {} kit has another type", R::NAME));
+        }
+        let dir = self
+            .config
+            .egdb_dir
+            .clone()
+            .unwrap_or_else(crate::egdb::default_dir);
+        let tables = Tables::<R>::open(Path::new(&dir));
+        let book = match self.config.book.as_str() {
+            "none" => None,
+            name => Some(Arc::new(Book::<R>::load(name)?)),
+        };
+        let kit = Arc::new(Kit {
+            evaluation: Evaluation::default_for::<R>(),
+            book,
+            egdb: (!tables.is_empty()).then(|| Arc::new(tables)),
+        });
+        kits.insert(R::VARIANT, Arc::clone(&kit) as Arc<dyn Any + Send + Sync>);
+        Ok(kit)
+    }
+}
