@@ -83,6 +83,71 @@ fn self_match_in_every_variant_replays_legally() {
     }
 }
 
+#[test]
+fn an_engine_with_ponder_true_ponders_on_the_expected_reply() {
+    // The second engine's input is logged on its way in: the runner must send it
+    // `go ponder` after its moves, then `ponder-hit` when the expected reply was played
+    // and `stop` when another was.
+    let dir = std::env::temp_dir().join(format!("dama-test-ponder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("input.log");
+    let pdn = dir.join("games.pdn");
+    let engine = format!("{} hub", dama_path());
+    let logged = format!(
+        "bash -c \"tee -a '{}' | {} hub\"",
+        log.display(),
+        dama_path()
+    );
+    let (code, out, err) = run_match(&[
+        "--variant",
+        "english",
+        "--engine",
+        &engine,
+        "--option",
+        "hash=4",
+        "--engine",
+        &logged,
+        "--option",
+        "hash=4",
+        "--option",
+        "ponder=true",
+        "--games",
+        "4",
+        "--concurrency",
+        "1",
+        "--tc",
+        "depth=4",
+        "--adjudicate",
+        "max-plies=120",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("4 games"), "{out}");
+    let games = parse_pdn(&std::fs::read_to_string(&pdn).unwrap());
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert!(!g.tag("Termination").unwrap().contains("loses"), "{g:?}");
+        replay::<dama::rules::English>(g);
+    }
+    let input = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let count = |what: &str| input.lines().filter(|l| *l == what).count();
+    let (ponders, hits, stops) = (count("go ponder"), count("ponder-hit"), count("stop"));
+    assert!(ponders > 20, "{ponders} ponders");
+    assert!(hits > 0 && stops > 0, "{hits} hits, {stops} stops");
+    // Every pondering search ends in exactly one of the two.
+    assert_eq!(ponders, hits + stops);
+    // A hit is answered by the pondering search, never by a new `go think` for the
+    // same move: each `ponder-hit` is followed by the next `pos` line, not `go think`.
+    let lines: Vec<&str> = input.lines().collect();
+    for (i, l) in lines.iter().enumerate() {
+        if *l == "ponder-hit" {
+            assert_ne!(lines.get(i + 1).copied(), Some("go think"));
+        }
+    }
+}
+
 fn misbehaving(mode: &str, tc: &str, reason: &str) {
     let fake = format!(
         "bash {}/tests/fixtures/fake_engine.sh {mode}",

@@ -591,9 +591,14 @@ static BROWSER_TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 /// A fresh server and browser session for one browser test; None when the browser is
 /// missing and `DAMA_SKIP_BROWSER=1` is set.
 async fn page() -> Option<Page> {
+    page_with(&[]).await
+}
+
+/// A browser and a server started with `args`.
+async fn page_with(args: &[&str]) -> Option<Page> {
     let turn = BROWSER_TURN.lock().await;
     let driver = start_driver()?;
-    let s = Server::start();
+    let s = Server::start_with(args);
     let c = browser(&driver).await;
     Some(Page {
         c,
@@ -1148,5 +1153,42 @@ async fn browser_fits_the_board_to_a_phone_screen() {
         true
     );
     shot(c, "croda-phone").await;
+    p.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_says_when_the_server_is_busy() {
+    // One page at most, and a script holds it: the browser's page is refused.
+    let Some(p) = page_with(&["--max-pages", "1"]).await else {
+        return;
+    };
+    let mut script = connect(&p.s).await;
+    next_of(&mut script, "state").await;
+    let c = &p.c;
+    c.goto(&format!("{}/", p.s.url)).await.unwrap();
+    wait_for(
+        c,
+        "document.body.dataset.closeCode === '1013'",
+        "the refusal",
+    )
+    .await;
+    let message = js(c, "document.getElementById('message').textContent").await;
+    assert!(
+        message
+            .as_str()
+            .unwrap()
+            .starts_with("the server is busy: try again later"),
+        "{message}"
+    );
+    let status = js(c, "document.getElementById('status').textContent").await;
+    assert!(
+        status
+            .as_str()
+            .unwrap()
+            .starts_with("Disconnected from dama: the server is busy"),
+        "{status}"
+    );
+    shot(c, "server-busy").await;
+    drop(script);
     p.close().await;
 }

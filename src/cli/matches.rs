@@ -9,7 +9,9 @@ use super::{parse_variant, tally_line};
 pub(super) const MATCH_HELP: &str = "\
 Each --option NAME=VALUE applies to the --engine given before it (before any --engine:
 to both). An engine also gets variant=<V>. The option tc=SPEC gives that engine its own
-time control (e.g. --option tc=depth=4).
+time control (e.g. --option tc=depth=4). The option ponder=true makes that engine ponder:
+after its move it searches the reply it expects on the opponent's time (go ponder), and
+gets ponder-hit when that reply is played (its clock runs from then), stop otherwise.
 Time controls: depth=D, nodes=N, movetime=MS, or BASE+INC in seconds (10+0.1).
 Adjudication: max-plies=N, no-progress=N (plies without capture or man move),
 win=MEN/MOVES, draw=MEN/MOVES (both engines agree for MOVES moves each).
@@ -214,6 +216,7 @@ fn engine_specs(
         };
         crate::play::match_runner::EngineSpec {
             command: args.engine[i].clone(),
+            ponder: options[i].iter().any(|(k, v)| k == "ponder" && v == "true"),
             options: opts,
             name,
             tc: tcs[i],

@@ -28,6 +28,10 @@ pub struct EngineSpec {
     pub name: String,
     /// This engine's own time control (`--option tc=...`), instead of the match's.
     pub tc: Option<TimeControl>,
+    /// Ponder on the opponent's time (`--option ponder=true`): after its move the engine
+    /// searches the reply it expects (`go ponder`), and gets `ponder-hit` when that
+    /// reply is played, `stop` otherwise.
+    pub ponder: bool,
 }
 
 /// The time control of every move.
@@ -252,10 +256,32 @@ pub fn result_token(white_score: f64) -> &'static str {
 
 /// Plays one game; `clients` are the two engines' processes (started as needed).
 /// `None` when the match was interrupted before the game ended: it is abandoned.
+/// Plays game `index`; an engine still pondering when the game ends is stopped.
 fn play_game<R: Rules>(
     cfg: &MatchConfig,
     index: usize,
     clients: &mut [Option<HubClient>; 2],
+) -> Option<GameResult> {
+    let mut pondering: [Option<crate::moves::Move>; 2] = [None, None];
+    let result = play_moves::<R>(cfg, index, clients, &mut pondering);
+    for (slot, p) in clients.iter_mut().zip(pondering) {
+        if p.is_some() {
+            if let Some(c) = slot {
+                if c.ponder_miss(cfg.timeout).is_err() {
+                    *slot = None;
+                }
+            }
+        }
+    }
+    result
+}
+
+/// The moves of game `index`; `pondering[e]` is the reply engine `e` is pondering on.
+fn play_moves<R: Rules>(
+    cfg: &MatchConfig,
+    index: usize,
+    clients: &mut [Option<HubClient>; 2],
+    pondering: &mut [Option<crate::moves::Move>; 2],
 ) -> Option<GameResult> {
     let opening = cfg.opening(index);
     let white = MatchConfig::white_of(index); // engine playing White
@@ -392,7 +418,20 @@ fn play_game<R: Rules>(
             hubpos::to_hub(&start),
             crate::protocol::syntax::quote(&hub_moves.join(" "))
         );
-        let res = match client.go(&pos_line, &level, deadline) {
+        // An engine that pondered on the move just played goes on with its search;
+        // one that pondered on another is stopped and searches afresh.
+        let expected = pondering[e].take();
+        let hit = expected.is_some() && game.moves().last() == expected.as_ref();
+        if expected.is_some() && !hit && client.ponder_miss(cfg.timeout).is_err() {
+            clients[e] = None;
+            return lose("loses: did not stop its pondering".to_string(), texts);
+        }
+        let searched = if hit {
+            client.ponder_hit(deadline)
+        } else {
+            client.go(&pos_line, &level, deadline)
+        };
+        let res = match searched {
             Ok(r) => r,
             Err(f) => {
                 clients[e] = None; // kill it; a fresh one plays the next game
@@ -439,6 +478,47 @@ fn play_game<R: Rules>(
         texts.push(move_text(&pos, &mv));
         hub_moves.push(hubpos::hub_move::<R>(&mv));
         game.play(&mv);
+        if cfg.engines[e].ponder {
+            // Ponder on the reply the engine expects, when it is legal and the game goes
+            // on after it; the level is the one that applies at the hit (its clock does
+            // not run on the opponent's time).
+            let after = *game.position();
+            let reply = res
+                .ponder
+                .as_deref()
+                .and_then(|p| hubpos::parse_any_move(&after, p).ok());
+            if let Some(reply) = reply.filter(|_| game.outcome().is_none()) {
+                let mut next = game.clone();
+                next.play(&reply);
+                if next.outcome().is_none() {
+                    let level = match tc {
+                        TimeControl::Clock { inc, .. } => format!(
+                            "level time={:.3} inc={:.3}",
+                            clock[e].as_secs_f64(),
+                            inc.as_secs_f64()
+                        ),
+                        _ => level.clone(),
+                    };
+                    let moves = hub_moves
+                        .iter()
+                        .cloned()
+                        .chain(std::iter::once(hubpos::hub_move::<R>(&reply)))
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    let pos_line = format!(
+                        "pos pos={} moves={}",
+                        hubpos::to_hub(&start),
+                        crate::protocol::syntax::quote(&moves)
+                    );
+                    let client = clients[e].as_mut().expect("started");
+                    if client.ponder(&pos_line, &level).is_err() {
+                        clients[e] = None;
+                        return lose("loses: crashed".to_string(), texts);
+                    }
+                    pondering[e] = Some(reply);
+                }
+            }
+        }
         if let Some(s) = res.score {
             scores[e].push(s);
         }

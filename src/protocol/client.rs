@@ -57,8 +57,10 @@ pub struct GoResult {
     pub mv: String,
     /// The score of the last `info` (men, side to move's view), if any.
     pub score: Option<f64>,
-    /// Time from `go` to `done`.
+    /// Time from `go` (or `ponder-hit`) to `done`.
     pub elapsed: Duration,
+    /// The `ponder=` of `done`: the reply the engine expects, if it gave one.
+    pub ponder: Option<String>,
 }
 
 impl HubClient {
@@ -216,7 +218,35 @@ impl HubClient {
         self.send(level)?;
         let start = Instant::now();
         self.send("go think")?;
-        let deadline = start + deadline_after;
+        self.done(start, start + deadline_after)
+    }
+
+    /// Starts `go ponder` in `pos` (the expected reply already played) with the levels
+    /// that apply at `ponder-hit`; returns at once.
+    pub fn ponder(&mut self, pos: &str, level: &str) -> Result<(), Failure> {
+        self.send(pos)?;
+        self.send(level)?;
+        self.send("go ponder")
+    }
+
+    /// The expected reply was played: `ponder-hit`, then the search's `done` as for
+    /// [`HubClient::go`], timed from the hit.
+    pub fn ponder_hit(&mut self, deadline_after: Duration) -> Result<GoResult, Failure> {
+        let start = Instant::now();
+        self.send("ponder-hit")?;
+        self.done(start, start + deadline_after)
+    }
+
+    /// Another reply was played: `stop`, and the pondering search's `done` is read and
+    /// dropped.
+    pub fn ponder_miss(&mut self, timeout: Duration) -> Result<(), Failure> {
+        let start = Instant::now();
+        self.send("stop")?;
+        self.done(start, start + timeout).map(|_| ())
+    }
+
+    /// Reads `info` lines until `done`.
+    fn done(&mut self, start: Instant, deadline: Instant) -> Result<GoResult, Failure> {
         let mut score = None;
         loop {
             let line = self.recv(deadline)?;
@@ -238,6 +268,7 @@ impl HubClient {
                         mv: mv.to_string(),
                         score,
                         elapsed,
+                        ponder: l.get("ponder").map(str::to_string),
                     });
                 }
                 _ => {}

@@ -169,7 +169,7 @@ async fn ws(ws: WebSocketUpgrade, headers: HeaderMap, State(state): State<AppSta
         .max_frame_size(socket::MAX_MESSAGE);
     let Some(seat) = seat else {
         let reason = format!(
-            "the server is busy: try again later ({} pages are open, the most it serves)",
+            "the server is busy: try again later (it serves at most {} pages at once)",
             state.max_pages
         );
         return ws.on_upgrade(move |s| socket::refuse(s, reason));
