@@ -1192,3 +1192,159 @@ async fn browser_says_when_the_server_is_busy() {
     drop(script);
     p.close().await;
 }
+
+/// A won ending thrown away on move 5 (22-18 lets the black king take the man: one
+/// king each is a draw), after four quiet king moves.
+const THROWN_AWAY: &str = "[Event \"thrown away\"]\n[White \"w\"]\n[Black \"b\"]\n\
+    [GameType \"21\"]\n[FEN \"W:W22,K31:BK15\"]\n\n\
+    1. 31-26 15-11 2. 26-23 11-15 3. 22-18 15x22 *\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn annotate_rates_every_move_and_exports_the_annotated_pdn() {
+    let s = Server::start();
+    let mut ws = connect(&s).await;
+    next_of(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "pdn", "text": THROWN_AWAY})).await;
+    let st = next_of(&mut ws, "state").await;
+    assert_eq!(st["history"].as_array().unwrap().len(), 6);
+    send(&mut ws, json!({"type": "annotate", "movetime": 100})).await;
+    // Going through the moves meanwhile does not stop the annotation.
+    send(&mut ws, json!({"type": "goto", "ply": 2})).await;
+    let done = loop {
+        let a = next_of(&mut ws, "annotation").await;
+        assert_eq!(a["total"], 7);
+        if a["done"] == 7 {
+            break a;
+        }
+    };
+    assert_eq!(done["active"], false);
+    let moves = done["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    assert_eq!(moves[4]["ply"], 5);
+    assert_eq!(moves[4]["mark"], "??", "{}", moves[4]);
+    assert_eq!(moves[4]["label"], "blunder");
+    assert!(
+        moves[4]["best"].is_string(),
+        "the better move is named: {}",
+        moves[4]
+    );
+    assert_ne!(moves[4]["best"], "22-18");
+    let points = done["points"].as_array().unwrap();
+    assert!(points.iter().all(|p| p["white_score"].is_i64()));
+    assert!(
+        done["summary"]["white"]["blunders"] == 1,
+        "{}",
+        done["summary"]
+    );
+    send(&mut ws, json!({"type": "export"})).await;
+    let pdn = next_of(&mut ws, "pdn").await;
+    assert_eq!(pdn["annotated"], true);
+    let text = pdn["text"].as_str().unwrap();
+    let g = &dama::pdn::parse_pdn(text)[0];
+    assert!(
+        g.tag("Annotator").unwrap().starts_with("dama serve"),
+        "{text}"
+    );
+    assert_eq!(g.moves.len(), 6);
+    assert_eq!(g.marks[4], "??", "{text}");
+    // A move that changes the line drops the annotation of the positions after it.
+    send(&mut ws, json!({"type": "goto", "ply": 4})).await;
+    next_of(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "annotate", "on": false})).await;
+    next_of(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "move", "from": "23", "to": "27"})).await;
+    let st = next_of(&mut ws, "state").await;
+    let a = &st["annotation"];
+    assert_eq!(a["total"], 6, "{a}");
+    assert_eq!(a["done"], 5, "positions 0 to 4 stand: {a}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_analyses_a_game_with_a_graph_that_goes_to_its_moves() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    c.goto(&format!("{}/", p.s.url)).await.unwrap();
+    wait_for(
+        c,
+        "document.body.dataset.connected === 'true'",
+        "the connection",
+    )
+    .await;
+    c.execute(
+        "document.getElementById('io').value = arguments[0];",
+        vec![json!(THROWN_AWAY)],
+    )
+    .await
+    .unwrap();
+    click(c, "#load-pdn").await;
+    wait_for(c, "document.body.dataset.plies === '6'", "the game").await;
+    c.execute(
+        "document.getElementById('annotate-time').value = '200';",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(c, "#annotate").await;
+    // The graph fills in, point by point.
+    wait_for(
+        c,
+        "document.querySelectorAll('#graph circle.point').length === 7",
+        "the graph's seven points",
+    )
+    .await;
+    let d = js(
+        c,
+        "document.querySelector('#graph path.curve').getAttribute('d')",
+    )
+    .await;
+    assert_eq!(d.as_str().unwrap().matches('L').count(), 6, "{d}");
+    wait_for(
+        c,
+        "document.getElementById('annotate-progress').textContent === 'done'",
+        "the end",
+    )
+    .await;
+    // The blunder's mark and the better move in the move list.
+    let mark = js(
+        c,
+        "document.querySelector('#moves .mv[data-ply=\"5\"] .mark').textContent",
+    )
+    .await;
+    assert_eq!(mark, "??");
+    let better = js(c, "document.querySelector('#moves .better').textContent").await;
+    assert!(better.as_str().unwrap().starts_with("(better "), "{better}");
+    assert_eq!(
+        js(
+            c,
+            "document.querySelectorAll('#graph circle.mark-blunder').length"
+        )
+        .await,
+        1
+    );
+    // A click on the graph's third point goes to the position after move 2.
+    let point = c
+        .find(Locator::Css("#graph circle.point[data-index=\"2\"]"))
+        .await
+        .unwrap();
+    point.click().await.unwrap();
+    wait_for(
+        c,
+        "document.body.dataset.cursor === '2'",
+        "the move clicked",
+    )
+    .await;
+    shot(c, "annotated-game").await;
+    // The annotated PDN is exported.
+    click(c, "#export-pdn").await;
+    wait_for(
+        c,
+        "document.getElementById('io').value.includes('[Annotator')",
+        "the annotated PDN",
+    )
+    .await;
+    let text = js(c, "document.getElementById('io').value").await;
+    assert!(text.as_str().unwrap().contains("22-18??"), "{text}");
+    p.close().await;
+}

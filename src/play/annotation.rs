@@ -190,8 +190,7 @@ pub fn verdicts<R: Rules>(
         let last = i == game.moves().len();
         let over = if last { prefix.outcome() } else { None };
         let verdict = match over {
-            Some(Outcome::NoMoves { .. }) => over_verdict(-MATE),
-            Some(_) => over_verdict(0),
+            Some(o) => end_verdict(o),
             None => {
                 engine.set_game(prefix.clone());
                 let r = engine.search(limits, 1, &|_| {});
@@ -221,6 +220,15 @@ pub fn verdicts<R: Rules>(
     Some(out)
 }
 
+/// The verdict of a position where the game is over: lost for the side to move when it
+/// has no move, else drawn.
+pub fn end_verdict(o: Outcome) -> Verdict {
+    match o {
+        Outcome::NoMoves { .. } => over_verdict(-MATE),
+        _ => over_verdict(0),
+    }
+}
+
 fn over_verdict(score: Score) -> Verdict {
     Verdict {
         score,
@@ -243,25 +251,36 @@ pub fn notes<R: Rules>(game: &Game<R>, verdicts: &[Verdict]) -> Vec<MoveNote> {
         .iter()
         .enumerate()
         .map(|(i, mv)| {
-            let before = verdicts[i].clone();
-            let played = parent_score(verdicts[i + 1].score);
-            let mut note = MoveNote {
-                ply: i + 1,
-                side: game.positions()[i].side(),
-                played: *mv,
-                before,
-                played_score: played,
-                loss: 0,
-                label: None,
-            };
-            if !note.is_best() {
-                let held = |s: Score| s.clamp(-DECIDED, DECIDED);
-                note.loss = (held(note.before.score) - held(played)).max(0);
-                note.label = Label::of(note.loss);
-            }
-            note
+            note(
+                i + 1,
+                game.positions()[i].side(),
+                *mv,
+                &verdicts[i],
+                &verdicts[i + 1],
+            )
         })
         .collect()
+}
+
+/// Rates move `ply` (from 1), `played` by `side`, from the verdicts of the positions
+/// before and after it.
+pub fn note(ply: usize, side: Color, played: Move, before: &Verdict, after: &Verdict) -> MoveNote {
+    let played_score = parent_score(after.score);
+    let mut note = MoveNote {
+        ply,
+        side,
+        played,
+        before: before.clone(),
+        played_score,
+        loss: 0,
+        label: None,
+    };
+    if !note.is_best() {
+        let held = |s: Score| s.clamp(-DECIDED, DECIDED);
+        note.loss = (held(note.before.score) - held(played_score)).max(0);
+        note.label = Label::of(note.loss);
+    }
+    note
 }
 
 /// How each side played, White's first.

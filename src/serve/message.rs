@@ -32,6 +32,10 @@ pub const MAX_MULTIPV: usize = 8;
 pub const MAX_MOVETIME_MS: u64 = 600_000;
 /// Deepest fixed depth a page may ask for.
 pub const MAX_DEPTH: u32 = 60;
+/// The time a position of a game annotation is searched unless the page says.
+pub const ANNOTATE_MOVETIME_MS: u64 = 500;
+/// The longest time a position of an annotation may be searched, milliseconds.
+pub const MAX_ANNOTATE_MOVETIME_MS: u64 = 60_000;
 
 /// One command of a page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,6 +92,14 @@ pub enum Command {
         on: bool,
         /// Lines (multi-PV).
         multipv: Option<usize>,
+    },
+    /// Annotate the whole game (every position searched for `movetime` ms, in the
+    /// background), or stop annotating (what is done is kept).
+    Annotate {
+        /// On or off.
+        on: bool,
+        /// Milliseconds a position (default [`ANNOTATE_MOVETIME_MS`]).
+        movetime: Option<u64>,
     },
     /// The engine moves now, for the side to move.
     Go,
@@ -192,6 +204,18 @@ pub fn parse_command(text: &str) -> Result<Command, String> {
             }
             Command::Analyze { on, multipv }
         }
+        "annotate" => {
+            let on = match v.get("on") {
+                None | Some(Value::Null) => true,
+                Some(Value::Bool(b)) => *b,
+                _ => return Err("'on' must be true or false".to_string()),
+            };
+            let movetime = number(&v, "movetime", MAX_ANNOTATE_MOVETIME_MS)?;
+            if movetime == Some(0) {
+                return Err("an annotation needs a move time above 0".to_string());
+            }
+            Command::Annotate { on, movetime }
+        }
         "go" => Command::Go,
         "stop" => Command::Stop,
         "state" => Command::State,
@@ -228,7 +252,24 @@ mod tests {
                 multipv: Some(3)
             })
         );
+        assert_eq!(
+            parse_command(r#"{"type":"annotate","movetime":200}"#),
+            Ok(Command::Annotate {
+                on: true,
+                movetime: Some(200)
+            })
+        );
+        assert_eq!(
+            parse_command(r#"{"type":"annotate","on":false}"#),
+            Ok(Command::Annotate {
+                on: false,
+                movetime: None
+            })
+        );
         for (bad, why) in [
+            (r#"{"type":"annotate","movetime":0}"#, "above 0"),
+            (r#"{"type":"annotate","movetime":60001}"#, "0 to 60000"),
+            (r#"{"type":"annotate","on":"yes"}"#, "true or false"),
             ("", "not JSON"),
             ("[1]", "JSON object"),
             (r#"{"type":"fly"}"#, "unknown message type 'fly'"),

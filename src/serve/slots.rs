@@ -54,7 +54,42 @@ pub trait Job: Send {
     fn variant(&self) -> Variant;
     /// Runs the search on `slot` until its limits or `stop`; returns the best move. An
     /// analysis may be run again after a stop that was not the page's (its slice ended).
-    fn run(&mut self, slot: &Slot, stop: &Shared) -> Option<Move>;
+    fn run(&mut self, slot: &Slot, stop: &Shared, turn: &Turn<'_>) -> Option<Move>;
+    /// A job of many short searches gives way between them instead of being stopped
+    /// inside one: at the end of its slice it is only told ([`Turn::rearm`] says so),
+    /// and its page's stop still stops it at once.
+    fn yields_between_searches(&self) -> bool {
+        false
+    }
+}
+
+/// A running job's view of its turn on the slot.
+pub struct Turn<'a> {
+    inner: &'a Inner,
+    index: usize,
+}
+
+impl Turn<'_> {
+    /// Before the next search of a job that [yields between
+    /// searches](Job::yields_between_searches): false when the turn is over (its slice
+    /// ended, or its page stopped it); else clears `stop` for the next search. Both
+    /// under the queue's lock, so no stop is lost.
+    pub fn rearm(&self, stop: &Shared) -> bool {
+        let q = self.inner.lock();
+        match &q.running[self.index] {
+            Some(r) if !r.preempted && !r.cancelled => {
+                stop.stop.store(false, Ordering::SeqCst);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the job's page has stopped it.
+    pub fn cancelled(&self) -> bool {
+        let q = self.inner.lock();
+        q.running[self.index].as_ref().is_none_or(|r| r.cancelled)
+    }
 }
 
 /// Engine move or analysis.
@@ -98,6 +133,8 @@ struct Running {
     cancelled: bool,
     /// Its slice is over: it goes back to the queue.
     preempted: bool,
+    /// It gives way between its searches (not stopped at the end of its slice).
+    yields: bool,
 }
 
 #[derive(Default)]
@@ -295,7 +332,9 @@ fn preempt(q: &mut Queue, now: Instant) -> Option<Instant> {
             }
             let r = q.running[i].as_mut().expect("running");
             r.preempted = true;
-            r.stop.stop.store(true, Ordering::SeqCst);
+            if !r.yields {
+                r.stop.stop.store(true, Ordering::SeqCst);
+            }
             moves_short -= 1;
             taken += 1;
         }
@@ -311,7 +350,9 @@ fn preempt(q: &mut Queue, now: Instant) -> Option<Instant> {
         let end = r.since + turn;
         if waiting > idle && end <= now {
             r.preempted = true;
-            r.stop.stop.store(true, Ordering::SeqCst);
+            if !r.yields {
+                r.stop.stop.store(true, Ordering::SeqCst);
+            }
             taken += 1;
         } else {
             next = Some(next.map_or(end, |n: Instant| n.min(end)));
@@ -360,6 +401,7 @@ fn slot_loop(inner: &Inner, index: usize, slot: Slot) {
                         stop: Arc::clone(&t.stop),
                         cancelled: false,
                         preempted: false,
+                        yields: t.job.yields_between_searches(),
                     });
                     break t;
                 }
@@ -373,7 +415,8 @@ fn slot_loop(inner: &Inner, index: usize, slot: Slot) {
             slot.tt.clear();
             variant = Some(v);
         }
-        let best = ticket.job.run(&slot, &ticket.stop);
+        let turn = Turn { inner, index };
+        let best = ticket.job.run(&slot, &ticket.stop, &turn);
         let mut q = inner.lock();
         let r = q.running[index].take().expect("the slot's running search");
         debug_assert_eq!(r.id, ticket.id);
@@ -411,7 +454,7 @@ mod tests {
         fn variant(&self) -> Variant {
             Variant::English
         }
-        fn run(&mut self, _slot: &Slot, stop: &Shared) -> Option<Move> {
+        fn run(&mut self, _slot: &Slot, stop: &Shared, _turn: &Turn<'_>) -> Option<Move> {
             self.runs.fetch_add(1, Ordering::SeqCst);
             let start = Instant::now();
             while !stop.stop.load(Ordering::SeqCst) && start.elapsed() < self.limit {

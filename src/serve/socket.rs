@@ -9,7 +9,7 @@ use super::message::{parse_command, Command};
 use super::outbox::{Outbox, Outgoing};
 use super::resources::Resources;
 use super::slots::{Finished, Kind, SearchSlots};
-use super::table::{new_table, pdn_variant, Table, Task};
+use super::table::{new_table, pdn_variant, Table, Task, VerdictSink, ANNOTATION_LINE};
 use crate::variant::Variant;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::stream::SplitSink;
@@ -155,9 +155,11 @@ struct Page {
     outbox: Arc<Outbox>,
     table: Box<dyn Table>,
     generation: u64,
-    /// The ticket and kind of the page's search, if one waits or runs.
-    search: Option<(u64, Kind)>,
+    /// The ticket and task of the page's search, if one waits or runs.
+    search: Option<(u64, Task)>,
     done: tokio::sync::mpsc::UnboundedSender<Finished>,
+    /// Where an annotation's verdicts come back.
+    verdicts: VerdictSink,
 }
 
 impl Page {
@@ -220,16 +222,19 @@ impl Page {
                     self.send(json!({"type": "thinking"}));
                     Kind::Move
                 }
-                Task::Analyze => Kind::Analysis,
+                Task::Analyze | Task::Annotate => Kind::Analysis,
             };
-            let job = self
-                .table
-                .job(task, Arc::clone(&self.outbox), self.generation);
+            let job = self.table.job(
+                task,
+                Arc::clone(&self.outbox),
+                self.generation,
+                self.verdicts.clone(),
+            );
             let (ticket, place) = self
                 .ctx
                 .slots
                 .submit(self.ctx.id, kind, job, self.done.clone());
-            self.search = Some((ticket, kind));
+            self.search = Some((ticket, task));
             if place > 0 {
                 self.send(json!({
                     "type": "queued",
@@ -242,19 +247,31 @@ impl Page {
     }
 
     /// A search ended on its own: an engine move is played (when it is still this
-    /// page's search and legal), and the next search is asked for.
+    /// page's search and legal), and the next search is asked for (after an engine
+    /// move or a finished annotation; an analysis that ends stays ended).
     fn finished(&mut self, f: Finished) {
         if self.search.map(|(t, _)| t) != Some(f.ticket) {
             return;
         }
-        let kind = self.search.take().map(|(_, k)| k);
-        if kind == Some(Kind::Move) {
-            if let Some(mv) = f.best {
-                if self.table.play_engine_move(mv) {
-                    self.send(self.table.state());
-                    self.schedule();
+        match self.search.take().map(|(_, task)| task) {
+            Some(Task::Move) => {
+                if let Some(mv) = f.best {
+                    if self.table.play_engine_move(mv) {
+                        self.send(self.table.state());
+                        self.schedule();
+                    }
                 }
             }
+            Some(Task::Annotate) => self.schedule(),
+            _ => {}
+        }
+    }
+
+    /// A verdict of the annotation: kept, and the page gets the annotation so far.
+    fn verdict(&mut self, line: u64, index: usize, verdict: crate::play::annotation::Verdict) {
+        if let Some(m) = self.table.annotated(line, index, verdict) {
+            self.outbox
+                .info(self.generation, ANNOTATION_LINE, m.to_string());
         }
     }
 }
@@ -270,6 +287,7 @@ pub async fn page(
     let outbox = Arc::new(Outbox::new());
     let mut writer = tokio::spawn(write_loop(sink, Arc::clone(&outbox)));
     let (done, mut finished) = tokio::sync::mpsc::unbounded_channel::<Finished>();
+    let (verdicts, mut verdicts_back) = tokio::sync::mpsc::unbounded_channel();
     let table = match new_table(Variant::English, None, None, &ctx.resources) {
         Ok(t) => t,
         Err(e) => {
@@ -287,6 +305,7 @@ pub async fn page(
         generation,
         search: None,
         done,
+        verdicts,
     };
     page.send(page.table.state());
     let mut rate = Rate::new();
@@ -301,6 +320,10 @@ pub async fn page(
             },
             Some(f) = finished.recv() => {
                 page.finished(f);
+                continue;
+            }
+            Some((line, index, verdict)) = verdicts_back.recv() => {
+                page.verdict(line, index, verdict);
                 continue;
             }
             _ = shutdown.changed() => {

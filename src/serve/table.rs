@@ -7,7 +7,7 @@
 use super::message::{Command, EngineSide};
 use super::outbox::Outbox;
 use super::resources::{Kit, Resources};
-use super::slots::{Job, Slot};
+use super::slots::{Job, Slot, Turn};
 use crate::egdb::{Tables, Value as DbValue};
 use crate::engine::book::Book;
 use crate::engine::search::{Info, Shared};
@@ -20,6 +20,7 @@ use crate::moves::Move;
 use crate::notation::{move_path, move_text, parse_move, square_name};
 use crate::pdn::{parse_pdn, PdnGame};
 use crate::pdn::{read_game, PastEnd, RecordError};
+use crate::play::annotation::{self, Verdict};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::{Color, Square};
@@ -40,8 +41,28 @@ pub enum Task {
     Idle,
     /// The engine is to move in the game.
     Move,
+    /// The game's annotation is on and not finished: search its next position.
+    Annotate,
     /// Analysis is on: search the shown position until the next command.
     Analyze,
+}
+
+/// Where the positions' verdicts of an annotation go: the number of the line they
+/// belong to (see [`Table::annotated`]), the position's index in the game, and the
+/// verdict.
+pub type VerdictSink = tokio::sync::mpsc::UnboundedSender<(u64, usize, Verdict)>;
+
+/// The key under which annotation messages are merged in the outbox (one is enough:
+/// the newest holds all that the older ones held).
+pub const ANNOTATION_LINE: usize = usize::MAX;
+
+/// A game's annotation on the page: one verdict per position of the line, filled in the
+/// background.
+struct Annotation {
+    movetime: u64,
+    verdicts: Vec<Option<Verdict>>,
+    /// Still filling in (a stop keeps what is done).
+    active: bool,
 }
 
 /// One page's game and engine, whatever the variant.
@@ -59,8 +80,18 @@ pub trait Table: Send {
     /// [`BOOK_MARGIN`] of the best at random, if the book holds the position.
     fn book_move(&self) -> Option<Move>;
     /// The search of `task` (not [`Task::Idle`]) in the shown position, to run on a
-    /// slot: its `info` lines go to `out` as generation `generation`.
-    fn job(&self, task: Task, out: Arc<Outbox>, generation: u64) -> Box<dyn Job>;
+    /// slot: its `info` lines go to `out` as generation `generation`, an annotation's
+    /// verdicts to `verdicts`.
+    fn job(
+        &self,
+        task: Task,
+        out: Arc<Outbox>,
+        generation: u64,
+        verdicts: VerdictSink,
+    ) -> Box<dyn Job>;
+    /// Takes a verdict of the annotation: position `index` of line number `line`
+    /// (ignored when the line has changed since). Returns the `annotation` message.
+    fn annotated(&mut self, line: u64, index: usize, verdict: Verdict) -> Option<Value>;
     /// Plays the engine's move found by its job; false when it is not legal any more.
     fn play_engine_move(&mut self, mv: Move) -> bool;
 }
@@ -118,6 +149,10 @@ pub struct GameTable<R: Rules> {
     level: Level,
     analysis: bool,
     multipv: usize,
+    annotation: Option<Annotation>,
+    /// Changes whenever `line` loses or changes moves (verdicts of the old line are
+    /// dropped); adding a move at its end keeps it.
+    line_id: u64,
 }
 
 impl<R: Rules> GameTable<R> {
@@ -134,6 +169,8 @@ impl<R: Rules> GameTable<R> {
             level: Level::MoveTime(1000),
             analysis: false,
             multipv: 1,
+            annotation: None,
+            line_id: 0,
         }
     }
 
@@ -154,6 +191,120 @@ impl<R: Rules> GameTable<R> {
         self.start = game.positions()[0];
         self.line = game.moves().to_vec();
         self.cursor = self.line.len();
+        self.annotation = None;
+        self.line_id += 1;
+    }
+
+    /// The line now keeps its first `kept` moves, and may have new ones after them: the
+    /// verdicts of positions `0..=kept` stand, the others are to be searched.
+    fn line_changed(&mut self, kept: usize) {
+        if kept < self.line.len() || self.annotation.is_some() {
+            self.line_id += 1;
+        }
+        if let Some(a) = &mut self.annotation {
+            a.verdicts.truncate(kept + 1);
+            a.verdicts.resize(self.line.len() + 1, None);
+        }
+    }
+
+    /// The whole line as a game.
+    fn full_game(&self) -> Game<R> {
+        let mut g = Game::new(self.start);
+        for mv in &self.line {
+            g.play(mv);
+        }
+        g
+    }
+
+    /// The `annotation` message: per position its score (White's view, for the graph)
+    /// and best move; per move its label, mark, loss and the better move; the summary
+    /// per side once every position is done.
+    fn annotation_message(&self) -> Value {
+        let Some(a) = &self.annotation else {
+            return Value::Null;
+        };
+        let game = self.full_game();
+        let positions = game.positions();
+        let points: Vec<Value> = a
+            .verdicts
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let Some(v) = v else { return Value::Null };
+                let pos = &positions[i];
+                let white = if pos.side() == Color::White {
+                    v.score
+                } else {
+                    -v.score
+                };
+                json!({
+                    "index": i,
+                    "white_score": white,
+                    "score_text": crate::engine::analysis::score_text(v.score),
+                    "best": v.best().map(|b| move_text(pos, b)),
+                    "depth": v.depth,
+                })
+            })
+            .collect();
+        let mut notes = Vec::new();
+        let moves: Vec<Value> = (0..self.line.len())
+            .map(|i| match (&a.verdicts[i], &a.verdicts[i + 1]) {
+                (Some(before), Some(after)) => {
+                    let pos = &positions[i];
+                    let n = annotation::note(i + 1, pos.side(), self.line[i], before, after);
+                    let better = (!n.is_best()).then(|| n.before.best().map(|b| move_text(pos, b)));
+                    let v = json!({
+                        "ply": n.ply,
+                        "label": n.label.map(annotation::Label::word),
+                        "mark": n.label.map_or("", annotation::Label::mark),
+                        "loss": n.loss,
+                        "played_score_text": crate::engine::analysis::score_text(n.played_score),
+                        "best": better.flatten(),
+                        "best_score_text": crate::engine::analysis::score_text(n.before.score),
+                    });
+                    notes.push(n);
+                    v
+                }
+                _ => Value::Null,
+            })
+            .collect();
+        let done = a.verdicts.iter().filter(|v| v.is_some()).count();
+        let complete = done == a.verdicts.len();
+        let summary = complete.then(|| {
+            let sides = annotation::summary(&notes);
+            let side = |s: &annotation::SideSummary| {
+                json!({
+                    "moves": s.moves,
+                    "average_loss": s.average_loss(),
+                    "inaccuracies": s.count(annotation::Label::Inaccuracy),
+                    "mistakes": s.count(annotation::Label::Mistake),
+                    "blunders": s.count(annotation::Label::Blunder),
+                })
+            };
+            json!({"white": side(&sides[0]), "black": side(&sides[1])})
+        });
+        json!({
+            "type": "annotation",
+            "movetime": a.movetime,
+            "active": a.active && !complete,
+            "done": done,
+            "total": a.verdicts.len(),
+            "points": points,
+            "moves": moves,
+            "summary": summary,
+        })
+    }
+
+    /// The annotated game as PDN, when every position is done.
+    fn annotated_pdn(&self) -> Option<String> {
+        let a = self.annotation.as_ref()?;
+        let verdicts: Option<Vec<Verdict>> = a.verdicts.iter().cloned().collect();
+        let verdicts = verdicts?;
+        let game = self.full_game();
+        let notes = annotation::notes(&game, &verdicts);
+        let plain = parse_pdn(&self.pdn_text()).into_iter().next()?;
+        let annotator = format!("dama serve, {} ms a position", a.movetime);
+        Some(annotation::annotated_pdn(&plain, &game, &notes, &annotator).to_text())
     }
 
     /// The game up to the shown position.
@@ -179,6 +330,7 @@ impl<R: Rules> GameTable<R> {
         if self.line.get(self.cursor) != Some(&mv) {
             self.line.truncate(self.cursor);
             self.line.push(mv);
+            self.line_changed(self.cursor);
         }
         self.cursor += 1;
     }
@@ -370,6 +522,7 @@ impl<R: Rules> Table for GameTable<R> {
                     }
                 }
                 self.line.truncate(self.cursor);
+                self.line_changed(self.cursor);
                 Ok(vec![self.state()])
             }
             Command::Goto { ply } => {
@@ -393,7 +546,8 @@ impl<R: Rules> Table for GameTable<R> {
             }
             Command::Export => Ok(vec![json!({
                 "type": "pdn",
-                "text": self.pdn_text(),
+                "annotated": self.annotated_pdn().is_some(),
+                "text": self.annotated_pdn().unwrap_or_else(|| self.pdn_text()),
                 "fen": to_fen(self.game().position()),
             })]),
             Command::Engine {
@@ -426,10 +580,31 @@ impl<R: Rules> Table for GameTable<R> {
                 };
                 Ok(vec![self.state()])
             }
+            Command::Annotate { on, movetime } => {
+                let movetime = movetime.unwrap_or(super::message::ANNOTATE_MOVETIME_MS);
+                match &mut self.annotation {
+                    // The same time a position: go on where it stopped.
+                    Some(a) if *on && a.movetime == movetime => a.active = true,
+                    Some(a) if !*on => a.active = false,
+                    _ if *on => {
+                        self.annotation = Some(Annotation {
+                            movetime,
+                            verdicts: vec![None; self.line.len() + 1],
+                            active: true,
+                        });
+                        self.line_id += 1;
+                    }
+                    _ => {}
+                }
+                Ok(vec![self.state(), self.annotation_message()])
+            }
             Command::Stop => {
                 // The search is already stopped; nothing restarts it.
                 self.analysis = false;
                 self.side = EngineSide::None;
+                if let Some(a) = &mut self.annotation {
+                    a.active = false;
+                }
                 Ok(vec![self.state()])
             }
             Command::State => Ok(vec![self.state()]),
@@ -520,6 +695,16 @@ impl<R: Rules> Table for GameTable<R> {
             },
             "analysis": self.analysis,
             "multipv": self.multipv,
+            "annotation": self.annotation_message(),
+            "book": self.book.as_ref().and_then(|b| b.probe(&pos)).map(|moves| {
+                moves
+                    .iter()
+                    .map(|m| json!({
+                        "move": move_text(&pos, &m.mv),
+                        "score_text": crate::engine::analysis::score_text(m.score),
+                    }))
+                    .collect::<Vec<_>>()
+            }),
             "egdb": egdb,
             "egdb_slices": self.egdb.as_ref().map(|t| t.summary()),
         })
@@ -528,10 +713,26 @@ impl<R: Rules> Table for GameTable<R> {
     fn task(&self) -> Task {
         let game = self.game();
         if game.outcome().is_some() {
-            return Task::Idle;
+            // An annotation goes on whatever position is shown.
+            return if self
+                .annotation
+                .as_ref()
+                .is_some_and(|a| a.active && a.verdicts.iter().any(Option::is_none))
+            {
+                Task::Annotate
+            } else {
+                Task::Idle
+            };
         }
         if self.cursor == self.line.len() && self.engine_colour() == Some(game.position().side()) {
             return Task::Move;
+        }
+        if self
+            .annotation
+            .as_ref()
+            .is_some_and(|a| a.active && a.verdicts.iter().any(Option::is_none))
+        {
+            return Task::Annotate;
         }
         if self.analysis {
             return Task::Analyze;
@@ -546,9 +747,29 @@ impl<R: Rules> Table for GameTable<R> {
             .and_then(|b| b.choose(&pos, BOOK_MARGIN, rand::random()))
     }
 
-    fn job(&self, task: Task, out: Arc<Outbox>, generation: u64) -> Box<dyn Job> {
+    fn job(
+        &self,
+        task: Task,
+        out: Arc<Outbox>,
+        generation: u64,
+        verdicts: VerdictSink,
+    ) -> Box<dyn Job> {
+        if task == Task::Annotate {
+            let a = self.annotation.as_ref().expect("an annotation to fill in");
+            return Box::new(AnnotateJob {
+                game: self.full_game(),
+                todo: (0..a.verdicts.len())
+                    .filter(|&i| a.verdicts[i].is_none())
+                    .collect(),
+                movetime: Duration::from_millis(a.movetime),
+                evaluation: self.evaluation.clone(),
+                egdb: self.egdb.clone(),
+                line: self.line_id,
+                sink: verdicts,
+            });
+        }
         let (limits, lines, purpose) = match task {
-            Task::Analyze | Task::Idle => (
+            Task::Analyze | Task::Idle | Task::Annotate => (
                 Limits {
                     infinite: true,
                     ..Default::default()
@@ -579,6 +800,93 @@ impl<R: Rules> Table for GameTable<R> {
         self.play(mv);
         true
     }
+
+    fn annotated(&mut self, line: u64, index: usize, verdict: Verdict) -> Option<Value> {
+        if line != self.line_id {
+            return None;
+        }
+        let slot = self.annotation.as_mut()?.verdicts.get_mut(index)?;
+        *slot = Some(verdict);
+        Some(self.annotation_message())
+    }
+}
+
+/// A game's annotation, as a slot runs it: every position still to do is searched for
+/// `movetime` with the game's history before it, as `dama annotate` does. A turn is
+/// never cut inside a position's search: an annotation gives way between positions
+/// ([`Job::yields_between_searches`]) and goes on at the next one when its turn comes
+/// again.
+struct AnnotateJob<R: Rules> {
+    game: Game<R>,
+    /// The positions still to search, in order.
+    todo: std::collections::VecDeque<usize>,
+    movetime: Duration,
+    evaluation: Evaluation,
+    egdb: Option<Arc<Tables<R>>>,
+    line: u64,
+    sink: VerdictSink,
+}
+
+impl<R: Rules> Job for AnnotateJob<R> {
+    fn variant(&self) -> Variant {
+        R::VARIANT
+    }
+
+    fn yields_between_searches(&self) -> bool {
+        true
+    }
+
+    fn run(&mut self, slot: &Slot, stop: &Shared, turn: &Turn<'_>) -> Option<Move> {
+        let limits = Limits {
+            movetime: Some(self.movetime),
+            ..Default::default()
+        };
+        while let Some(&i) = self.todo.front() {
+            if !turn.rearm(stop) {
+                return None;
+            }
+            let history = &self.game.positions()[..=i];
+            let last = i == self.game.moves().len();
+            let over = if last { self.game.outcome() } else { None };
+            let verdict = match over {
+                Some(o) => annotation::end_verdict(o),
+                None => {
+                    let r = crate::engine::threads::search(
+                        history,
+                        &limits,
+                        1,
+                        &slot.threads,
+                        &slot.tt,
+                        &self.evaluation,
+                        stop,
+                        self.egdb.as_deref(),
+                        &|_| {},
+                    );
+                    // Stopped by the page inside the position: nothing is kept.
+                    if turn.cancelled() {
+                        return None;
+                    }
+                    match r.lines.first() {
+                        Some(line) => Verdict {
+                            score: line.score,
+                            pv: line.pv.clone(),
+                            depth: line.depth,
+                            nodes: r.nodes,
+                            egdb: line.egdb,
+                        },
+                        None => annotation::end_verdict(crate::game::Outcome::NoMoves {
+                            loser: history[i].side(),
+                        }),
+                    }
+                }
+            };
+            self.todo.pop_front();
+            if self.sink.send((self.line, i, verdict)).is_err() {
+                return None;
+            }
+        }
+        None
+    }
 }
 
 /// A page's search, as a slot runs it: a copy of the game and what the search needs.
@@ -601,7 +909,7 @@ impl<R: Rules> Job for SearchJob<R> {
         R::VARIANT
     }
 
-    fn run(&mut self, slot: &Slot, stop: &Shared) -> Option<Move> {
+    fn run(&mut self, slot: &Slot, stop: &Shared, _turn: &Turn<'_>) -> Option<Move> {
         let pos = *self.game.position();
         let shown = Mutex::new(std::mem::take(&mut self.shown));
         let report = |info: &Info| {

@@ -10,6 +10,7 @@ let prefix = [];         // squares clicked so far for the move being entered
 let lines = [];          // analysis lines by index (1-based)
 let previewLine = 0;     // the line previewed on the board, 0: none
 let wantDownload = false;
+let A = null;            // the game's annotation (the server's 'annotation' message)
 let drag = null;
 
 function send(msg) {
@@ -62,6 +63,7 @@ function handle(m) {
       document.body.dataset.variant = m.variant;
       document.body.dataset.plies = String(m.history.length);
       document.body.dataset.cursor = String(m.cursor);
+      A = m.annotation;
       $("variant").value = m.variant;
       $("engine-side").value = m.engine.side;
       $("analyze").checked = m.analysis;
@@ -71,6 +73,11 @@ function handle(m) {
     }
     case "info":
       onInfo(m);
+      break;
+    case "annotation":
+      A = m;
+      renderMoves();
+      renderAnnotation();
       break;
     case "thinking":
       $("status").textContent = "dama is thinking…";
@@ -93,7 +100,7 @@ function handle(m) {
         a.click();
         a.remove();
       }
-      showMessage("PDN exported below", false);
+      showMessage(m.annotated ? "Annotated PDN exported below" : "PDN exported below", false);
       break;
     case "error":
       showMessage(m.message, true);
@@ -157,6 +164,7 @@ function render() {
   }
   renderStatus();
   renderMoves();
+  renderAnnotation();
   renderLines();
 }
 
@@ -182,6 +190,9 @@ function renderStatus() {
   r.hidden = !S.outcome;
   r.textContent = S.outcome || "";
   $("egdb-text").textContent = S.egdb || "";
+  $("book-text").textContent = S.book && S.book.length
+    ? `Book: ${S.book.map((b) => `${b.move} (${b.score_text})`).join(", ")}`
+    : "";
 }
 
 function renderMoves() {
@@ -203,10 +214,86 @@ function renderMoves() {
     s.textContent = h.text;
     s.addEventListener("click", () => send({ type: "goto", ply: h.ply }));
     box.appendChild(s);
+    // The annotation's mark, and the better move after a mistake.
+    const note = A && A.moves ? A.moves[i] : null;
+    if (note && note.mark) {
+      const mk = document.createElement("span");
+      mk.className = `mark mark-${note.label}`;
+      mk.textContent = note.mark;
+      mk.title = `${note.label}: loses ${(note.loss / 100).toFixed(2)}` + (note.best ? `; better ${note.best} (${note.best_score_text})` : "");
+      s.appendChild(mk);
+      if (note.best && note.label !== "inaccuracy") {
+        const b = document.createElement("span");
+        b.className = "better";
+        b.textContent = `(better ${note.best})`;
+        box.appendChild(b);
+      }
+    }
   });
   const cur = box.querySelector(".current");
   if (cur) cur.scrollIntoView({ block: "nearest" });
 }
+
+// ---- the game's annotation and its graph ----
+
+function renderAnnotation() {
+  const g = $("graph");
+  const button = $("annotate");
+  button.textContent = A && A.active ? "Stop analysing" : "Analyse game";
+  $("annotate-progress").textContent = A ? (A.active ? `${A.done} of ${A.total} positions…` : (A.done === A.total ? "done" : `${A.done} of ${A.total} positions (stopped)`)) : "";
+  const sum = $("annotate-summary");
+  sum.textContent = "";
+  if (A && A.summary) {
+    const side = (name, x) => `${name}: average loss ${x.average_loss.toFixed(2)}, ${x.inaccuracies} ?!, ${x.mistakes} ?, ${x.blunders} ??`;
+    sum.textContent = `${side("White", A.summary.white)}; ${side("Black", A.summary.black)}`;
+  }
+  if (!A || !S) { g.hidden = true; g.innerHTML = ""; return; }
+  g.hidden = false;
+  const W = 300, H = 80, n = Math.max(2, A.total);
+  const x = (i) => (i / (n - 1)) * W;
+  // White's advantage up, held within 3 men.
+  const y = (s) => H / 2 - (Math.max(-300, Math.min(300, s)) / 300) * (H / 2 - 4);
+  const ns = "http://www.w3.org/2000/svg";
+  const el = (tag, attrs) => { const e = document.createElementNS(ns, tag); for (const k in attrs) e.setAttribute(k, attrs[k]); return e; };
+  g.innerHTML = "";
+  g.appendChild(el("line", { class: "axis", x1: 0, y1: H / 2, x2: W, y2: H / 2 }));
+  let d = "", area = "", started = false, first = 0, last = 0;
+  A.points.forEach((p, i) => {
+    if (!p) { started = false; return; }
+    d += `${started ? "L" : "M"}${x(i).toFixed(2)},${y(p.white_score).toFixed(2)} `;
+    if (!area) { area = `M${x(i).toFixed(2)},${H / 2} `; first = i; }
+    area += `L${x(i).toFixed(2)},${y(p.white_score).toFixed(2)} `;
+    last = i;
+    started = true;
+  });
+  if (area) g.appendChild(el("path", { class: "area", d: `${area}L${x(last).toFixed(2)},${H / 2} Z` }));
+  g.appendChild(el("path", { class: "curve", d }));
+  g.appendChild(el("line", { class: "cursor", x1: x(S.cursor), y1: 0, x2: x(S.cursor), y2: H }));
+  A.points.forEach((p, i) => {
+    if (!p) return;
+    const note = i > 0 && A.moves ? A.moves[i - 1] : null;
+    const c = el("circle", { class: "point" + (note && note.label ? ` mark-${note.label}` : ""), cx: x(i), cy: y(p.white_score), r: note && note.label ? 3 : 1.8 });
+    c.dataset.index = String(i);
+    const t = el("title", {});
+    t.textContent = `${i ? `after move ${i}` : "start"}: ${p.score_text}` + (p.best ? `, best ${p.best}` : "");
+    c.appendChild(t);
+    g.appendChild(c);
+  });
+}
+
+// A click on the graph goes to the nearest position.
+$("graph").addEventListener("click", (ev) => {
+  if (!A || !S) return;
+  const r = $("graph").getBoundingClientRect();
+  const n = Math.max(2, A.total);
+  const i = Math.round(((ev.clientX - r.left) / r.width) * (n - 1));
+  goto(Math.max(0, Math.min(S.history.length, i)));
+});
+
+$("annotate").addEventListener("click", () => {
+  if (A && A.active) send({ type: "annotate", on: false });
+  else send({ type: "annotate", on: true, movetime: Number($("annotate-time").value) });
+});
 
 // ---- entering moves ----
 
