@@ -304,7 +304,7 @@ pub(super) fn run<R: Rules>(args: &MatchArgs) -> i32 {
         if let Some(a) = appender.lock().map_err(|_| "PDN writer poisoned")?.as_mut() {
             a.append(&g.pdn.to_text())?;
         }
-        let mut line = format!("game {}/{total}: {}", r.games.len(), tally_line(&r.tally));
+        let mut line = format!("game {}/{total}: {}", r.played, tally_line(&r.tally));
         if let Some(s) = r.sprt {
             line.push_str(&format!(
                 " llr {:.2} [{:.2}, {:.2}]",

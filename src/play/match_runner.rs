@@ -228,8 +228,12 @@ impl GameResult {
 /// The match's progress and result.
 #[derive(Clone, Debug)]
 pub struct MatchReport {
-    /// Results by game index.
+    /// Results by game index: every game in the final report, none in the reports
+    /// after each game (so that a long match does not copy all its games after every
+    /// game); [`MatchReport::played`] counts them.
     pub games: Vec<GameResult>,
+    /// Games played so far (this run's and a resumed run's).
+    pub played: usize,
     /// Tally from the first engine's view.
     pub tally: Tally,
     /// The SPRT state, when asked for.
@@ -592,12 +596,15 @@ pub fn run<R: Rules>(
     let stop = AtomicBool::new(false);
     let error: Mutex<Option<String>> = Mutex::new(None);
     let report_lock = Mutex::new(());
-    let summarize = |results: &DashMap<usize, GameResult>| -> MatchReport {
-        let mut games: Vec<GameResult> = results.iter().map(|r| r.value().clone()).collect();
-        games.sort_by_key(|g| g.index);
+    let summarize = |results: &DashMap<usize, GameResult>, with_games: bool| -> MatchReport {
+        let mut scores: Vec<(usize, f64)> = results
+            .iter()
+            .map(|r| (*r.key(), r.value().first_score()))
+            .collect();
+        scores.sort_by_key(|g| g.0);
         let mut tally = Tally::default();
-        for g in &games {
-            tally.add_game(g.first_score());
+        for (_, score) in &scores {
+            tally.add_game(*score);
         }
         for pair in 0..total / 2 {
             if let (Some(a), Some(b)) = (results.get(&(2 * pair)), results.get(&(2 * pair + 1))) {
@@ -608,9 +615,17 @@ pub fn run<R: Rules>(
         // An interrupt that came after the last game (or the SPRT's decision) cut
         // nothing short.
         let decided = !cfg.play_all && sprt.and_then(|s| s.decision()).is_some();
-        let complete = games.len() == total || decided;
+        let complete = scores.len() == total || decided;
+        let games = if with_games {
+            let mut games: Vec<GameResult> = results.iter().map(|r| r.value().clone()).collect();
+            games.sort_by_key(|g| g.index);
+            games
+        } else {
+            Vec::new()
+        };
         MatchReport {
             interrupted: cfg.interrupt.load(Ordering::Relaxed) && !complete,
+            played: scores.len(),
             games,
             tally,
             sprt,
@@ -620,7 +635,7 @@ pub fn run<R: Rules>(
     };
     // A resumed match whose SPRT had already decided plays no more games.
     if !cfg.play_all
-        && summarize(&results)
+        && summarize(&results, false)
             .sprt
             .and_then(|s| s.decision())
             .is_some()
@@ -638,7 +653,7 @@ pub fn run<R: Rules>(
         };
         let _guard = report_lock.lock();
         results.insert(i, g.clone());
-        let r = summarize(&results);
+        let r = summarize(&results, false);
         if !cfg.play_all && r.sprt.and_then(|s| s.decision()).is_some() {
             stop.store(true, Ordering::Relaxed);
         }
@@ -655,5 +670,5 @@ pub fn run<R: Rules>(
             Flow::Next
         }
     });
-    summarize(&results)
+    summarize(&results, true)
 }
