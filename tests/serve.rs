@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-use common::server::{connect, next_of, send, Server, Ws};
+use common::server::{connect, next_any, next_of, send, Server};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_messages_get_errors_and_the_page_goes_on() {
@@ -201,7 +201,7 @@ async fn a_closed_page_stops_its_search() {
     next_of(&mut again, "state").await;
     send(&mut again, json!({"type": "analyze", "on": true})).await;
     let first = loop {
-        let m = next_of_any(&mut again).await;
+        let m = next_any(&mut again).await;
         if m["type"] == "info" || m["type"] == "queued" {
             break m;
         }
@@ -210,19 +210,6 @@ async fn a_closed_page_stops_its_search() {
         first["type"], "info",
         "the closed page's search still held the slot: {first}"
     );
-}
-
-/// The next message of any kind, within 20 s.
-async fn next_of_any(ws: &mut Ws) -> Value {
-    let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
-        .await
-        .expect("a message in time")
-        .expect("connection open")
-        .expect("a message");
-    match msg {
-        Message::Text(t) => serde_json::from_str(t.as_str()).unwrap(),
-        other => json!({"type": "other", "frame": format!("{other:?}")}),
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::server::{connect, next_of, send, Server, Ws};
+use common::server::{connect, next_any, next_of, send, Server, Ws};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -140,19 +140,6 @@ async fn with_more_analyses_than_slots_every_page_is_analysed() {
         let first = next_of(ws, "info").await;
         let later = next_of(ws, "info").await;
         assert!(later["depth"].as_u64() >= first["depth"].as_u64(), "{v}");
-    }
-}
-
-/// The next message of any kind, within 20 s.
-async fn next_any(ws: &mut Ws) -> Value {
-    let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
-        .await
-        .expect("a message in time")
-        .expect("connection open")
-        .expect("a message");
-    match msg {
-        Message::Text(t) => serde_json::from_str(t.as_str()).unwrap(),
-        other => json!({"type": "other", "frame": format!("{other:?}")}),
     }
 }
 

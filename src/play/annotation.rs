@@ -107,6 +107,21 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// The verdict of a finished search: its first line (a loss when it found no move,
+    /// which only a position without legal moves gives).
+    pub fn of(r: &crate::engine::search::SearchResult) -> Verdict {
+        match r.lines.first() {
+            Some(line) => Verdict {
+                score: line.score,
+                pv: line.pv.clone(),
+                depth: line.depth,
+                nodes: r.nodes,
+                egdb: line.egdb,
+            },
+            None => over_verdict(-MATE),
+        }
+    }
+
     /// The best move, if the game goes on.
     pub fn best(&self) -> Option<&Move> {
         self.pv.first()
@@ -197,18 +212,7 @@ pub fn verdicts<R: Rules>(
                 if interrupt.load(Ordering::Relaxed) {
                     return None;
                 }
-                match r.lines.first() {
-                    Some(line) => Verdict {
-                        score: line.score,
-                        pv: line.pv.clone(),
-                        depth: line.depth,
-                        nodes: r.nodes,
-                        egdb: line.egdb,
-                    },
-                    // No legal move at a position before the end cannot happen in a
-                    // game read by the rules; the search reports none only then.
-                    None => over_verdict(-MATE),
-                }
+                Verdict::of(&r)
             }
         };
         out.push(verdict);

@@ -65,6 +65,13 @@ struct Annotation {
     active: bool,
 }
 
+impl Annotation {
+    /// On, with positions still to search.
+    fn unfinished(&self) -> bool {
+        self.active && self.verdicts.iter().any(Option::is_none)
+    }
+}
+
 /// One page's game and engine, whatever the variant.
 pub trait Table: Send {
     /// The variant played.
@@ -714,11 +721,7 @@ impl<R: Rules> Table for GameTable<R> {
         let game = self.game();
         if game.outcome().is_some() {
             // An annotation goes on whatever position is shown.
-            return if self
-                .annotation
-                .as_ref()
-                .is_some_and(|a| a.active && a.verdicts.iter().any(Option::is_none))
-            {
+            return if self.annotation.as_ref().is_some_and(Annotation::unfinished) {
                 Task::Annotate
             } else {
                 Task::Idle
@@ -727,11 +730,7 @@ impl<R: Rules> Table for GameTable<R> {
         if self.cursor == self.line.len() && self.engine_colour() == Some(game.position().side()) {
             return Task::Move;
         }
-        if self
-            .annotation
-            .as_ref()
-            .is_some_and(|a| a.active && a.verdicts.iter().any(Option::is_none))
-        {
+        if self.annotation.as_ref().is_some_and(Annotation::unfinished) {
             return Task::Annotate;
         }
         if self.analysis {
@@ -866,18 +865,7 @@ impl<R: Rules> Job for AnnotateJob<R> {
                     if turn.cancelled() {
                         return None;
                     }
-                    match r.lines.first() {
-                        Some(line) => Verdict {
-                            score: line.score,
-                            pv: line.pv.clone(),
-                            depth: line.depth,
-                            nodes: r.nodes,
-                            egdb: line.egdb,
-                        },
-                        None => annotation::end_verdict(crate::game::Outcome::NoMoves {
-                            loser: history[i].side(),
-                        }),
-                    }
+                    Verdict::of(&r)
                 }
             };
             self.todo.pop_front();

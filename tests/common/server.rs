@@ -131,3 +131,17 @@ pub fn status_kib(pid: u32, field: &str) -> u64 {
         .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
         .unwrap_or(0)
 }
+
+/// The next message of any kind, within 20 s (a frame that is not text as
+/// `{"type": "other"}`).
+pub async fn next_any(ws: &mut Ws) -> Value {
+    let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
+        .await
+        .expect("a message in time")
+        .expect("connection open")
+        .expect("a message");
+    match msg {
+        Message::Text(t) => serde_json::from_str(t.as_str()).unwrap(),
+        other => serde_json::json!({"type": "other", "frame": format!("{other:?}")}),
+    }
+}
