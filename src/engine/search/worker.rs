@@ -563,6 +563,12 @@ impl<'a, R: Rules> Worker<'a, R> {
                 && ply < MAX_PLY - 4
                 && movegen::has_capture_for(pos, pos.side().opponent())
             {
+                if let Some((below, above)) = const { settings::threat_window_of::<R>() } {
+                    let e = self.static_eval(pos, ply);
+                    if e <= alpha - below || e >= alpha + above {
+                        return e;
+                    }
+                }
                 return self.quiescence_moves(pos, alpha, beta, ply, threat_plies + 1);
             }
             // Draws (G9, E7) were checked by `search` before it came here; after a
