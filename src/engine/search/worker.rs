@@ -558,7 +558,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             // A quiet position where the opponent threatens to capture is not
             // evaluated as it stands: every move is tried, so that the threat is met
-            // or carried out ([`settings::quiescence_threat_plies`] times per line at most).
+            // or carried out ([`settings::quiescence_threat_plies`] times per line at most),
+            // unless its evaluation lies outside [`settings::threat_window`] around alpha.
             if threat_plies < const { settings::quiescence_threat_plies_of::<R>() }
                 && ply < MAX_PLY - 4
                 && movegen::has_capture_for(pos, pos.side().opponent())
