@@ -23,7 +23,7 @@ the moves, ';' and the FEN they reach (checked when the file is read), then a co
 with the score from White's side, the depth and the candidate's number. `dama match
 --openings FILE` plays every line twice, colours swapped.
 Defaults per variant (plies, margin, depth): english 8, 0.30..0.90, 14; scandinavian 8,
-0.30..0.90, 12; boyer-parton 8, 0.40..1.20, 12; dameo and croda 8, 0.30..1.00, 9.
+0.30..0.90, 12; boyer-parton 8, 0.40..1.20, 12; dameo and croda 8, 0.10..0.40, 9.
 Lines are written as they are found; Ctrl-C or a crash leaves whole lines, and the same
 command with --resume goes on (the file's first line records the settings).
 Example:

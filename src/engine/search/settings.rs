@@ -64,3 +64,44 @@ pub const fn eval_cut_margin_of<R: Rules>() -> i32 {
 
 /// How much shallower the verification of the evaluation cut searches.
 pub const EVAL_CUT_REDUCTION: i32 = 4;
+
+/// Internal iterative deepening (after GuiNN's and Cake's): a node of at least this depth
+/// (off the root) with no table move is first searched [`IID_REDUCTION`] plies shallower,
+/// so that the table gives it a move to try first. 0 turns it off. english, with
+/// [`truncation_margin`], against the search with neither: +25.8 ± 16.3 Elo (243 games at
+/// 2+0.02 on the ACF ballots, H1; README "Selective search"); not yet tried elsewhere.
+pub const fn iid_depth(variant: Variant) -> i32 {
+    match variant {
+        Variant::English => 6,
+        _ => 0,
+    }
+}
+
+/// [`iid_depth`] of `R`, as a constant.
+pub const fn iid_depth_of<R: Rules>() -> i32 {
+    iid_depth(R::VARIANT)
+}
+
+/// How much shallower the internal iterative deepening searches.
+pub const IID_REDUCTION: i32 = 4;
+
+/// Truncation (after Cake's, `../shared/research/search.md`): a quiet node off the
+/// principal variation whose static evaluation lies more than this many hundredths of a
+/// man outside the window is searched a ply shallower (two plies past
+/// [`TRUNCATION_DEEP`]); the plies taken build up along the line and are all given back
+/// at the first node below whose evaluation is within the margin again. 0 turns it off.
+/// english: on, with [`iid_depth`] (the SPRT there).
+pub const fn truncation_margin(variant: Variant) -> i32 {
+    match variant {
+        Variant::English => 100,
+        _ => 0,
+    }
+}
+
+/// [`truncation_margin`] of `R`, as a constant.
+pub const fn truncation_margin_of<R: Rules>() -> i32 {
+    truncation_margin(R::VARIANT)
+}
+
+/// The distance outside the window past which truncation takes two plies.
+pub const TRUNCATION_DEEP: i32 = 160;

@@ -178,7 +178,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 let score = if line == 0 {
                     self.aspiration(depth as i32, prev_score)
                 } else {
-                    self.search(&root, depth as i32, -INFINITE, INFINITE, 0, true)
+                    self.search(&root, depth as i32, -INFINITE, INFINITE, 0, true, 0)
                 };
                 if self.stopped {
                     break;
@@ -267,13 +267,13 @@ impl<'a, R: Rules> Worker<'a, R> {
     fn aspiration(&mut self, depth: i32, prev: Score) -> Score {
         let root = self.root_pos;
         if depth < 4 {
-            return self.search(&root, depth, -INFINITE, INFINITE, 0, true);
+            return self.search(&root, depth, -INFINITE, INFINITE, 0, true, 0);
         }
         let mut delta = 30;
         let mut alpha = (prev - delta).max(-INFINITE);
         let mut beta = (prev + delta).min(INFINITE);
         loop {
-            let score = self.search(&root, depth, alpha, beta, 0, true);
+            let score = self.search(&root, depth, alpha, beta, 0, true, 0);
             if self.stopped {
                 return score;
             }
@@ -350,6 +350,10 @@ impl<'a, R: Rules> Worker<'a, R> {
         false
     }
 
+    /// The principal-variation search of `pos` at `ply`, `depth` plies deep; `trunc` is
+    /// the plies truncation took from the line above (settings::truncation_margin),
+    /// given back where the line returns within the margin.
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         pos: &Position<R>,
@@ -358,6 +362,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         mut beta: Score,
         ply: usize,
         pv_node: bool,
+        mut trunc: i32,
     ) -> Score {
         self.pv_len[ply] = 0;
         if ply > 0 {
@@ -406,20 +411,21 @@ impl<'a, R: Rules> Worker<'a, R> {
         // principal variation that stands far above beta is tried shallower against a
         // raised beta; if it holds there, it fails high here.
         let margin = const { settings::eval_cut_margin_of::<R>() };
-        if margin > 0
+        let trunc_margin = const { settings::truncation_margin_of::<R>() };
+        let quiet_off_pv = (margin > 0 || trunc_margin > 0)
             && !pv_node
-            && ply >= 3
-            && depth >= 3
+            && ply > 0
             && beta.abs() < MATE_BOUND
-            && !movegen::has_capture(pos)
-        {
+            && !movegen::has_capture(pos);
+        let mut eval: Option<Score> = None;
+        if margin > 0 && quiet_off_pv && ply >= 3 && depth >= 3 {
             let raised = beta + margin;
             let refuted = entry.is_some_and(|e| {
                 e.depth >= depth - settings::EVAL_CUT_REDUCTION
                     && e.bound != Bound::Lower
                     && score_from_tt(e.score, ply as i32) < raised
             });
-            if !refuted && self.static_eval(pos, ply) >= raised {
+            if !refuted && *eval.get_or_insert_with(|| self.static_eval(pos, ply)) >= raised {
                 let s = self.search(
                     pos,
                     depth - settings::EVAL_CUT_REDUCTION,
@@ -427,6 +433,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     raised,
                     ply,
                     false,
+                    trunc,
                 );
                 if self.stopped {
                     return 0;
@@ -434,6 +441,27 @@ impl<'a, R: Rules> Worker<'a, R> {
                 if s >= raised {
                     return s;
                 }
+            }
+        }
+        // Truncation (settings::truncation_margin): a quiet node far outside the window
+        // is searched shallower; the plies taken along the line come back at the first
+        // node that returns within the margin.
+        if trunc_margin > 0 && quiet_off_pv {
+            let e = match eval {
+                Some(e) => e,
+                None => self.static_eval(pos, ply),
+            };
+            let distance = (alpha - e).max(e - beta);
+            if distance > trunc_margin {
+                let r = 1 + (distance > settings::TRUNCATION_DEEP) as i32;
+                depth -= r;
+                trunc += r;
+                if depth <= 0 {
+                    return self.quiescence(pos, alpha, beta, ply, 0);
+                }
+            } else if trunc > 0 {
+                depth += trunc;
+                trunc = 0;
             }
         }
         let mut list = MoveList::new();
@@ -458,7 +486,26 @@ impl<'a, R: Rules> Worker<'a, R> {
         if list.len() == 1 && ply > 0 {
             depth += 1;
         }
-        let hint = entry.and_then(|e| e.mv);
+        let mut hint = entry.and_then(|e| e.mv);
+        // Internal iterative deepening (settings::iid_depth): with no table move, a
+        // shallower search of this node finds one to try first.
+        let iid = const { settings::iid_depth_of::<R>() };
+        if iid > 0 && hint.is_none() && ply > 0 && depth >= iid && list.len() > 1 {
+            self.search(
+                pos,
+                depth - settings::IID_REDUCTION,
+                alpha,
+                beta,
+                ply,
+                pv_node,
+                trunc,
+            );
+            if self.stopped {
+                return 0;
+            }
+            self.pv_len[ply] = 0;
+            hint = self.tt.probe(key).and_then(|e| e.mv);
+        }
         self.ordering
             .scores(&list, pos.side(), ply, hint, &mut self.keys[ply]);
         let original_alpha = alpha;
@@ -471,7 +518,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             self.hashes.push(child.hash());
             let new_depth = depth - 1;
             let score = if i == 0 {
-                -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node, trunc)
             } else {
                 // Late-move reductions for quiet moves far down the list.
                 let mut r = 0;
@@ -482,12 +529,20 @@ impl<'a, R: Rules> Worker<'a, R> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                let mut s = -self.search(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    trunc,
+                );
                 if s > alpha && r > 0 {
-                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, trunc);
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, trunc);
                 }
                 s
             };
