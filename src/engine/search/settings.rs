@@ -69,7 +69,8 @@ pub const EVAL_CUT_REDUCTION: i32 = 4;
 /// (off the root) with no table move is first searched [`IID_REDUCTION`] plies shallower,
 /// so that the table gives it a move to try first. 0 turns it off. english, with
 /// [`truncation_margin`], against the search with neither: +25.8 ± 16.3 Elo (243 games at
-/// 2+0.02 on the ACF ballots, H1; README "Selective search"); not yet tried elsewhere.
+/// 2+0.02 on the ACF ballots, H1; README "Selective search"); scandinavian, both on:
+/// -7.8 ± 13.0 (537 games on its openings, H0): off there; not yet tried elsewhere.
 pub const fn iid_depth(variant: Variant) -> i32 {
     match variant {
         Variant::English => 6,
