@@ -285,3 +285,49 @@ fn the_openings_command_writes_refuses_and_resumes() {
     assert!(err.contains("runs backwards"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn no_random_plies_start_every_game_from_the_start_position() {
+    use dama::play::opening::random_openings;
+    use dama::rules::BoyerParton;
+    // boyer-parton's start is a forced win for White, so no search calls it even: with
+    // no plies to draw, the start position is taken as it is, at once.
+    let openings = random_openings::<BoyerParton>(5, 0, 1);
+    assert_eq!(openings.len(), 5);
+    assert!(openings
+        .iter()
+        .all(|o| o.fen.is_none() && o.moves.is_empty()));
+    let dir = std::env::temp_dir().join(format!("dama-openings-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pdn = dir.join("games.pdn");
+    let engine = format!("{} hub", common::bin::dama_path());
+    let (code, _, err) = dama(&[
+        "match",
+        "--variant",
+        "boyer-parton",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--random-openings",
+        "0",
+        "--games",
+        "2",
+        "--tc",
+        "depth=2",
+        "--adjudicate",
+        "max-plies=40",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let games = parse_pdn(&std::fs::read_to_string(&pdn).unwrap());
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(
+            g.tag("FEN").is_none(),
+            "a game from the start has no FEN tag"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

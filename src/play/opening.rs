@@ -58,6 +58,11 @@ pub fn scores_even<R: Rules>(engine: &mut Engine<R>, game: &Game<R>) -> bool {
 /// material is level, no capture is pending and a shallow (depth 4) search scores the
 /// position within 0.4 men of equal.
 pub fn openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Game<R>> {
+    if plies == 0 {
+        // No random plies: every game starts from the start position, whatever a search
+        // makes of it (boyer-parton's is a forced win for White), and nothing is drawn.
+        return vec![Game::new(Position::<R>::start()); count];
+    }
     let mut rng = StdRng::seed_from_u64(seed);
     let mut engine = Engine::<R>::new(1, 1);
     let mut out = Vec::with_capacity(count);
@@ -76,8 +81,12 @@ pub fn openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Game<R>>
 
 /// A random balanced opening for game `index`: `plies` random legal plies, kept when the
 /// material is level, no capture is pending and a depth-4 search scores it within 0.4
-/// men of equal (after 200 tries, the first legal one is taken).
+/// men of equal (after 200 tries, the first legal one is taken); with no plies, the
+/// start position.
 pub fn for_game<R: Rules>(engine: &mut Engine<R>, plies: usize, seed: u64, index: u32) -> Game<R> {
+    if plies == 0 {
+        return Game::new(Position::<R>::start());
+    }
     let mut rng =
         StdRng::seed_from_u64(seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut fallback = None;
