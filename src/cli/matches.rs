@@ -251,16 +251,14 @@ pub(super) fn run<R: Rules>(args: &MatchArgs) -> i32 {
             args.seed,
         ),
     };
+    // A file without an opening was refused when read; random openings may all fail.
     if openings.is_empty() {
-        return fail(match &args.openings {
-            Some(path) => format!("{}: no opening in the file", path.display()),
-            None => format!(
-                "no random opening of {} plies was level and scored within {:.2} men of \
-                 equal: try fewer plies",
-                args.random_openings.unwrap_or(6),
-                crate::play::opening::EVEN as f64 / 100.0
-            ),
-        });
+        return fail(format!(
+            "no random opening of {} plies was level and scored within {:.2} men of equal: \
+             try fewer plies",
+            args.random_openings.unwrap_or(6),
+            crate::play::opening::EVEN as f64 / 100.0
+        ));
     }
     let sprt = match &args.sprt {
         None => None,
