@@ -8,7 +8,7 @@ use common::bin::dama;
 use dama::engine::time::Limits;
 use dama::engine::Engine;
 use dama::eval::model::Model;
-use dama::eval::network::Network;
+use dama::eval::network::{Network, WIDTHS};
 use dama::eval::Evaluation;
 use dama::learn::data::{self, Record, Writer};
 use dama::learn::gen::{play_game, GenConfig};
@@ -23,17 +23,33 @@ use std::sync::Arc;
 /// with three heads chosen by the piece count of `R`'s game, so that the checks below
 /// cross from one head to another as pieces are taken.
 fn random_net<R: Rules>(seed: u64) -> Network {
-    let start = (R::START_WHITE | R::START_BLACK).count();
-    FloatNet::random_with(seed, 3, start).quantize(100.0)
+    random_wide::<R>(seed, dama::eval::network::L1)
 }
 
-/// Random playouts; after every move the incremental sums equal a recomputation.
-/// Returns (moves, multi-captures, crownings) seen.
+/// [`random_net`] with a first layer of `width`.
+fn random_wide<R: Rules>(seed: u64, width: usize) -> Network {
+    let start = (R::START_WHITE | R::START_BLACK).count();
+    FloatNet::random_wide(seed, width, 3, start)
+        .expect("a width the build runs")
+        .quantize(100.0)
+}
+
+/// Random playouts; after every move the incremental sums equal a recomputation, for
+/// a network of every first-layer width. Returns (moves, multi-captures, crownings) seen.
 fn incremental<R: Rules>(seed: u64) -> (usize, usize, usize) {
-    let net = random_net::<R>(seed);
+    let mut total = (0, 0, 0);
+    for width in WIDTHS {
+        let (m, x, c) = incremental_wide::<R>(seed, width);
+        total = (total.0 + m, total.1 + x, total.2 + c);
+    }
+    total
+}
+
+fn incremental_wide<R: Rules>(seed: u64, width: usize) -> (usize, usize, usize) {
+    let net = random_wide::<R>(seed, width);
     let mut rng = StdRng::seed_from_u64(seed);
     let (mut moves, mut multi, mut crowned) = (0, 0, 0);
-    for _ in 0..60 {
+    for _ in 0..15 {
         let mut pos = Position::<R>::start();
         let mut acc = net.refresh(&pos);
         for _ in 0..200 {
@@ -44,7 +60,13 @@ fn incremental<R: Rules>(seed: u64) -> (usize, usize, usize) {
             let mv = list[rng.gen_range(0..list.len())];
             let child = pos.play(&mv);
             acc = net.update(&acc, &pos, &child);
-            assert_eq!(acc, net.refresh(&child), "{}: after {:?}", R::NAME, mv);
+            assert_eq!(
+                acc,
+                net.refresh(&child),
+                "{} width {width}: after {:?}",
+                R::NAME,
+                mv
+            );
             assert_eq!(
                 net.evaluate(&acc, child.side(), child.occupied().count()),
                 net.evaluate_position(&child)
@@ -75,10 +97,11 @@ fn incremental_first_layer_equals_recomputation() {
 }
 
 fn symmetric<R: Rules>(seed: u64) {
-    let evals = [
-        Evaluation::Net(Arc::new(random_net::<R>(seed))),
-        Evaluation::classic::<R>(),
-    ];
+    let mut evals: Vec<Evaluation> = WIDTHS
+        .iter()
+        .map(|&w| Evaluation::Net(Arc::new(random_wide::<R>(seed, w))))
+        .collect();
+    evals.push(Evaluation::classic::<R>());
     let mut rng = StdRng::seed_from_u64(seed);
     let mut checked = 0;
     for _ in 0..40 {
@@ -137,6 +160,24 @@ fn model_file_round_trip_and_damage() {
     // The header names the head count.
     let text = String::from_utf8_lossy(&bytes).into_owned();
     assert!(text.contains("3 heads by piece count"));
+    // Every width round-trips, and its header names it.
+    for width in WIDTHS {
+        let wide = Model::new("croda", random_wide::<Croda>(8, width), vec![]);
+        let back = Model::from_bytes(&wide.to_bytes(), "croda").expect("reads back");
+        assert_eq!(back, wide);
+        assert_eq!(back.net.width, width);
+        let arch = back.get("architecture").unwrap();
+        assert!(arch.contains(&format!("-> 2x{width} crelu")), "{arch}");
+    }
+    // A width this build does not run is refused by name.
+    let mut odd = bytes.clone();
+    let at = odd.windows(5).position(|w| w == b"2x128").unwrap();
+    odd[at..at + 5].copy_from_slice(b"2x100");
+    let err = Model::from_bytes(&odd, "croda").unwrap_err();
+    assert!(
+        err.contains("2x100") && err.contains("not one this build runs"),
+        "{err}"
+    );
 
     let err = |b: &[u8], variant: &str| Model::from_bytes(b, variant).unwrap_err();
     assert!(err(&bytes, "dameo").contains("for croda, not dameo"));
@@ -299,6 +340,24 @@ fn training_lowers_the_loss_and_is_reproducible() {
         dama::learn::train::mean_loss(&d.float, &dama::learn::train::prepare(&records, &heads).0);
     assert!(after < 0.7 * d.initial_train_loss);
     assert_eq!(d.float.quantize(d.scale).heads.len(), 3);
+    // A wider first layer: reproducible on one thread, the loss goes down, and the
+    // integer network keeps the width.
+    let wide = TrainConfig {
+        width: 256,
+        ..cfg.clone()
+    };
+    let f = train(&records, &wide, &mut |_| {});
+    let g = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| train(&records, &wide, &mut |_| {}));
+    assert_eq!(f.float, g.float);
+    assert_eq!(f.float.width(), 256);
+    let after =
+        dama::learn::train::mean_loss(&f.float, &dama::learn::train::prepare(&records, &wide).0);
+    assert!(after < 0.7 * f.initial_train_loss);
+    assert_eq!(f.float.quantize(f.scale).width, 256);
 }
 
 /// `dama gen` then `dama train` from the command line: a run is continued with

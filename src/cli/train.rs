@@ -68,6 +68,10 @@ pub struct TrainArgs {
     /// many equal ranges. 1 is a single network.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
     pub heads: u32,
+    /// First-layer width per perspective: 64, 128 (the shipped models'), 192 or 256.
+    /// A wider layer sees more but is slower to update and evaluate.
+    #[arg(long, default_value_t = crate::eval::network::L1)]
+    pub width: usize,
     /// Do not add the left-right mirror image of each position (added by default where
     /// the rules are symmetric that way: dameo and croda).
     #[arg(long)]
@@ -81,6 +85,13 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
     };
     if !(0.0..=1.0).contains(&args.lambda) {
         return fail(format!("--lambda {} is not in [0, 1]", args.lambda));
+    }
+    if !crate::eval::network::WIDTHS.contains(&args.width) {
+        return fail(format!(
+            "--width {}: the widths this build runs are {:?}",
+            args.width,
+            crate::eval::network::WIDTHS
+        ));
     }
     if args.epochs == 0 || args.batch == 0 {
         return fail("--epochs and --batch must be positive".into());
@@ -122,6 +133,7 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
         mirror: !args.no_mirror && mirror_symmetric::<R>(),
         heads: args.heads as usize,
         start_pieces: (R::START_WHITE | R::START_BLACK).count(),
+        width: args.width,
     };
     if cfg.mirror {
         eprintln!("train: every position is also used mirrored left to right");

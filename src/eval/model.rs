@@ -11,47 +11,59 @@
 //! | weights: w1, b1 (i16), then per head: w2 (i16), b2 (i32), w3 (i16), b3 (i32), w4 (i16), b4 (i32) | fixed by the architecture |
 //! | checksum: FNV-1a 64 of every byte before it | 8 |
 //!
-//! Header keys: `variant`, `architecture` ([`ARCHITECTURE`] for one head, or
-//! [`architecture`]`(n)` for `n` heads chosen by the piece count), `start-pieces` (with
+//! Header keys: `variant`, `architecture` ([`ARCHITECTURE`] for the default width and
+//! one head; [`architecture`]`(w, n)` names a first layer of width `w` (`2xw`) and `n`
+//! heads chosen by the piece count), `start-pieces` (with
 //! several heads: the pieces of the starting position, which set the heads' ranges),
 //! `scale` (hundredths of a man per unit of logit), and free-form provenance: `data`, `command`,
 //! `positions`, `loss` ... A reader checks the magic, the version, the length, the
 //! checksum, the architecture and the variant, and refuses the file with a message
 //! naming the first thing that is wrong.
 
-use super::network::{Head, Network, INPUTS, L1, L2, L3};
+use super::network::{Network, INPUTS, L2, L3, WIDTHS};
 
 /// The file's magic bytes.
 pub const MAGIC: &[u8; 8] = b"DAMANET\n";
 /// The format version this build reads and writes.
 pub const VERSION: u32 = 1;
-/// The architecture this build runs.
+/// The architecture of the default width ([`L1`](super::network::L1)) with one head.
 pub const ARCHITECTURE: &str = "perspective 256x2 -> 2x128 crelu -> 32 crelu -> 32 crelu -> 1";
 
 /// Most heads a model may have.
 pub const MAX_HEADS: usize = 8;
 
-/// The architecture string of a network with `heads` heads.
-pub fn architecture(heads: usize) -> String {
+/// The architecture string of a network with a first layer of `width` and `heads` heads.
+pub fn architecture(width: usize, heads: usize) -> String {
+    let base =
+        format!("perspective {INPUTS}x2 -> 2x{width} crelu -> {L2} crelu -> {L3} crelu -> 1");
     if heads <= 1 {
-        ARCHITECTURE.to_string()
+        base
     } else {
-        format!("{ARCHITECTURE}, {heads} heads by piece count")
+        format!("{base}, {heads} heads by piece count")
     }
 }
 
-/// The number of heads an architecture string names, if this build runs it.
-fn heads_of(arch: &str) -> Option<usize> {
-    if arch == ARCHITECTURE {
-        return Some(1);
+/// The first-layer width and the number of heads an architecture string names, if this
+/// build runs it.
+fn shape_of(arch: &str) -> Option<(usize, usize)> {
+    let (width, rest) = arch
+        .strip_prefix(&format!("perspective {INPUTS}x2 -> 2x"))?
+        .split_once(' ')?;
+    let width: usize = width.parse().ok()?;
+    if !WIDTHS.contains(&width) {
+        return None;
     }
-    let n: usize = arch
-        .strip_prefix(ARCHITECTURE)?
+    let tail = format!("crelu -> {L2} crelu -> {L3} crelu -> 1");
+    if rest == tail {
+        return Some((width, 1));
+    }
+    let n: usize = rest
+        .strip_prefix(&tail)?
         .strip_prefix(", ")?
         .strip_suffix(" heads by piece count")?
         .parse()
         .ok()?;
-    (2..=MAX_HEADS).contains(&n).then_some(n)
+    (2..=MAX_HEADS).contains(&n).then_some((width, n))
 }
 
 /// A model: the network and its header.
@@ -97,10 +109,15 @@ impl Cursor<'_> {
     }
 }
 
-/// Bytes of the first layer's weights.
-const FIRST_BYTES: usize = (INPUTS * L1 + L1) * 2;
-/// Bytes of one head's weights.
-const HEAD_BYTES: usize = (2 * L1 * L2 + L2 * L3 + L3) * 2 + (L2 + L3 + 1) * 4;
+/// Bytes of the first layer's weights at `width`.
+const fn first_bytes(width: usize) -> usize {
+    (INPUTS * width + width) * 2
+}
+
+/// Bytes of one head's weights after a first layer of `width`.
+const fn head_bytes(width: usize) -> usize {
+    (2 * width * L2 + L2 * L3 + L3) * 2 + (L2 + L3 + 1) * 4
+}
 
 impl Model {
     /// The value of a header key.
@@ -115,7 +132,10 @@ impl Model {
     pub fn new(variant: &str, net: Network, extra: Vec<(String, String)>) -> Model {
         let mut header = vec![
             ("variant".to_string(), variant.to_string()),
-            ("architecture".to_string(), architecture(net.heads.len())),
+            (
+                "architecture".to_string(),
+                architecture(net.width, net.heads.len()),
+            ),
             ("scale".to_string(), net.scale.to_string()),
         ];
         if net.heads.len() > 1 {
@@ -131,7 +151,8 @@ impl Model {
         for (k, v) in &self.header {
             text.push_str(&format!("{k}: {}\n", v.replace('\n', " ")));
         }
-        let weight_bytes = FIRST_BYTES + self.net.heads.len() * HEAD_BYTES;
+        let w = self.net.width;
+        let weight_bytes = first_bytes(w) + self.net.heads.len() * head_bytes(w);
         let mut b = Vec::with_capacity(weight_bytes + text.len() + 32);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
@@ -148,14 +169,10 @@ impl Model {
                 b.extend_from_slice(&x.to_le_bytes());
             }
         };
-        for row in &n.w1 {
-            i16s(&mut b, row);
-        }
+        i16s(&mut b, &n.w1);
         i16s(&mut b, &n.b1);
         for h in &n.heads {
-            for row in &h.w2 {
-                i16s(&mut b, row);
-            }
+            i16s(&mut b, &h.w2);
             i32s(&mut b, &h.b2);
             for row in &h.w3 {
                 i16s(&mut b, row);
@@ -207,10 +224,10 @@ impl Model {
                 .ok_or_else(|| format!("the header has no '{key}'"))
         };
         let arch = get("architecture")?;
-        let heads = heads_of(arch).ok_or_else(|| {
-            format!("architecture '{arch}' is not one this build runs ('{ARCHITECTURE}', with 1 to {MAX_HEADS} heads)")
+        let (width, heads) = shape_of(arch).ok_or_else(|| {
+            format!("architecture '{arch}' is not one this build runs ('{ARCHITECTURE}', with a first layer of {WIDTHS:?} and 1 to {MAX_HEADS} heads)")
         })?;
-        let expected = text_end + FIRST_BYTES + heads * HEAD_BYTES + 8;
+        let expected = text_end + first_bytes(width) + heads * head_bytes(width) + 8;
         if bytes.len() != expected {
             return Err(format!(
                 "the file has {} bytes, its header says {expected} (truncated or corrupt)",
@@ -245,16 +262,11 @@ impl Model {
             bytes,
             at: 16 + hlen,
         };
-        let mut net = Network::zeros_with(heads, start_pieces);
-        for row in net.w1.iter_mut() {
-            row.iter_mut().for_each(|x| *x = c.i16());
-        }
+        let mut net = Network::zeros_wide(width, heads, start_pieces)?;
+        net.w1.iter_mut().for_each(|x| *x = c.i16());
         net.b1.iter_mut().for_each(|x| *x = c.i16());
         for h in net.heads.iter_mut() {
-            let h: &mut Head = h;
-            for row in h.w2.iter_mut() {
-                row.iter_mut().for_each(|x| *x = c.i16());
-            }
+            h.w2.iter_mut().for_each(|x| *x = c.i16());
             h.b2.iter_mut().for_each(|x| *x = c.i32());
             for row in h.w3.iter_mut() {
                 row.iter_mut().for_each(|x| *x = c.i16());

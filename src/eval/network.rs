@@ -5,11 +5,16 @@
 //!   kings, the opponent's men, the opponent's kings, on the 64 squares numbered from
 //!   that side (White's view is the board as it is, Black's view the board turned 180
 //!   degrees): 256 inputs, of which only the occupied squares are on.
-//! - **First layer**: 256 -> [`L1`], shared by both perspectives. Its sums (the
-//!   [`Accumulator`]) are kept for both sides and updated incrementally as pieces leave
-//!   and reach squares.
-//! - The two halves are clipped to [0, 1] and put side to move first: 2 x [`L1`] ->
+//! - **First layer**: 256 -> W, shared by both perspectives, where the width W is the
+//!   model's own (one of [`WIDTHS`]; [`L1`] unless the model says otherwise). Its sums
+//!   (the [`Accumulator`]) are kept for both sides and updated incrementally as pieces
+//!   leave and reach squares.
+//! - The two halves are clipped to [0, 1] and put side to move first: 2 x W ->
 //!   [`L2`] -> [`L3`] -> 1, clipped ReLU between the dense layers.
+//!
+//! The inner loops are compiled once per width in [`WIDTHS`] (a const generic chosen by
+//! a `match` on the network's width), so a width costs exactly what a network built for
+//! it alone would.
 //! - The output is the logit of the side to move's expected score (win 1, draw 0.5); the
 //!   evaluation is that logit times the model's scale, in hundredths of a man.
 //!
@@ -28,8 +33,12 @@ use crate::types::Color;
 
 /// Inputs per perspective.
 pub const INPUTS: usize = 256;
-/// First-layer width per perspective.
+/// The default first-layer width per perspective (the shipped models').
 pub const L1: usize = 128;
+/// The first-layer widths this build runs.
+pub const WIDTHS: [usize; 4] = [64, 128, 192, 256];
+/// The widest first layer: the [`Accumulator`]'s room per perspective.
+pub const L1_MAX: usize = 256;
 /// Second-layer width.
 pub const L2: usize = 32;
 /// Third-layer width.
@@ -70,25 +79,28 @@ fn planes<R: Rules>(pos: &Position<R>) -> [(Color, bool, Bitboard); 4] {
     ]
 }
 
-/// The first-layer sums of both perspectives (index: White 0, Black 1).
+/// The first-layer sums of both perspectives (index: White 0, Black 1). Only the first
+/// `width` sums of each are used (the network's); the rest stay 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Accumulator {
     /// The sums, in units of 1/QA.
-    pub v: [[i16; L1]; 2],
+    pub v: [[i16; L1_MAX]; 2],
 }
 
 impl Default for Accumulator {
     fn default() -> Self {
-        Accumulator { v: [[0; L1]; 2] }
+        Accumulator {
+            v: [[0; L1_MAX]; 2],
+        }
     }
 }
 
 /// The dense layers after the first: one set per bucket of the piece count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Head {
-    /// Second layer: one row of `2 * L1` weights per output.
-    pub w2: Vec<[i16; 2 * L1]>,
+    /// Second layer: `L2` rows of `2 * width` weights, one row after the other.
+    pub w2: Vec<i16>,
     /// Second-layer biases (units 1/(QA*QB)).
     pub b2: [i32; L2],
     /// Third layer: one row per output.
@@ -102,10 +114,10 @@ pub struct Head {
 }
 
 impl Head {
-    /// A head of zeros.
-    pub fn zeros() -> Head {
+    /// A head of zeros after a first layer of `width`.
+    pub fn zeros(width: usize) -> Head {
         Head {
-            w2: vec![[0; 2 * L1]; L2],
+            w2: vec![0; L2 * 2 * width],
             b2: [0; L2],
             w3: [[0; L2]; L3],
             b3: [0; L3],
@@ -124,12 +136,18 @@ pub fn bucket_of(on_board: u32, buckets: usize, start: u32) -> usize {
 }
 
 /// A network with integer weights.
+///
+/// The vectors' lengths follow from `width` (one of [`WIDTHS`]): `w1` holds `INPUTS *
+/// width` weights, `b1` `width`, each head's `w2` `L2 * 2 * width`. The constructors and
+/// the model reader keep them so.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
-    /// First layer: one row of `L1` weights per input.
-    pub w1: Vec<[i16; L1]>,
-    /// First-layer biases.
-    pub b1: [i16; L1],
+    /// First-layer width per perspective.
+    pub width: usize,
+    /// First layer: `INPUTS` rows of `width` weights, one row after the other.
+    pub w1: Vec<i16>,
+    /// First-layer biases (`width`).
+    pub b1: Vec<i16>,
     /// The dense layers, one set per piece-count bucket (at least one).
     pub heads: Vec<Head>,
     /// Pieces at the start of the variant's game (sets the bucket ranges).
@@ -139,63 +157,134 @@ pub struct Network {
 }
 
 #[inline(always)]
-fn add_row(acc: &mut [i16; L1], row: &[i16; L1]) {
-    for (a, w) in acc.iter_mut().zip(row) {
+fn add_row<const W: usize>(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc[..W].iter_mut().zip(&row[..W]) {
         *a = a.wrapping_add(*w);
     }
 }
 
 #[inline(always)]
-fn sub_row(acc: &mut [i16; L1], row: &[i16; L1]) {
-    for (a, w) in acc.iter_mut().zip(row) {
+fn sub_row<const W: usize>(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc[..W].iter_mut().zip(&row[..W]) {
         *a = a.wrapping_sub(*w);
     }
 }
 
-/// `out[k] = Σ x[j] * w[k][j]`: the second layer, the network's costliest step.
+/// `out[k] = Σ x[j] * w[k][j]` over `n = x.len()` inputs and rows of `n` weights: the
+/// second layer, the network's costliest step.
 #[inline(always)]
-fn dense(x: &[i16; 2 * L1], w: &[[i16; 2 * L1]], out: &mut [i32; L2]) {
+fn dense(x: &[i16], w: &[i16], out: &mut [i32; L2]) {
+    let n = x.len();
     for (k, o) in out.iter_mut().enumerate() {
-        let row = &w[k];
+        let row = &w[k * n..(k + 1) * n];
         let mut s = 0i32;
-        for j in 0..2 * L1 {
+        for j in 0..n {
             s += x[j] as i32 * row[j] as i32;
         }
         *o = s;
     }
 }
 
+/// Calls `$f::<W>($args)` with the const `W` equal to the runtime width `$w`.
+macro_rules! by_width {
+    ($w:expr, $f:ident, $($arg:expr),*) => {
+        match $w {
+            64 => $f::<64, _>($($arg),*),
+            128 => $f::<128, _>($($arg),*),
+            192 => $f::<192, _>($($arg),*),
+            _ => $f::<256, _>($($arg),*),
+        }
+    };
+}
+
+/// The sums of `child` into `out` from `acc`, those of its parent (see
+/// [`Network::update_into`]), for a first layer of width `W`.
+#[inline(always)]
+fn update_w<const W: usize, R: Rules>(
+    net: &Network,
+    acc: &Accumulator,
+    out: &mut Accumulator,
+    (parent, child): (&Position<R>, &Position<R>),
+) {
+    for p in 0..2 {
+        out.v[p][..W].copy_from_slice(&acc.v[p][..W]);
+    }
+    let before = planes(parent);
+    let after = planes(child);
+    for k in 0..4 {
+        let (piece, king, old) = before[k];
+        let new = after[k].2;
+        for sq in old & !new {
+            for persp in Color::ALL {
+                let f = feature(persp, piece, king, sq.index());
+                sub_row::<W>(&mut out.v[persp.index()], &net.w1[f * W..f * W + W]);
+            }
+        }
+        for sq in new & !old {
+            for persp in Color::ALL {
+                let f = feature(persp, piece, king, sq.index());
+                add_row::<W>(&mut out.v[persp.index()], &net.w1[f * W..f * W + W]);
+            }
+        }
+    }
+}
+
+/// The first-layer sums of `pos` from scratch, for a first layer of width `W`.
+fn refresh_w<const W: usize, R: Rules>(net: &Network, pos: &Position<R>) -> Accumulator {
+    let mut acc = Accumulator::default();
+    for p in 0..2 {
+        acc.v[p][..W].copy_from_slice(&net.b1[..W]);
+    }
+    for (piece, king, bb) in planes(pos) {
+        for sq in bb {
+            for persp in Color::ALL {
+                let f = feature(persp, piece, king, sq.index());
+                add_row::<W>(&mut acc.v[persp.index()], &net.w1[f * W..f * W + W]);
+            }
+        }
+    }
+    acc
+}
+
 impl Network {
-    /// A network of zeros (scale 100): every position evaluates to 0.
+    /// A network of zeros (scale 100, the default width): every position evaluates to 0.
     pub fn zeros() -> Network {
         Network::zeros_with(1, 24)
     }
 
-    /// A network of zeros with `buckets` heads for a game of `start_pieces` pieces.
+    /// A network of zeros of the default width with `buckets` heads for a game of
+    /// `start_pieces` pieces.
     pub fn zeros_with(buckets: usize, start_pieces: u32) -> Network {
-        Network {
-            w1: vec![[0; L1]; INPUTS],
-            b1: [0; L1],
-            heads: vec![Head::zeros(); buckets.max(1)],
+        Network::zeros_wide(L1, buckets, start_pieces).expect("the default width runs")
+    }
+
+    /// A network of zeros with a first layer of `width`; an error unless `width` is one
+    /// of [`WIDTHS`].
+    pub fn zeros_wide(width: usize, buckets: usize, start_pieces: u32) -> Result<Network, String> {
+        if !WIDTHS.contains(&width) {
+            return Err(format!(
+                "a first layer of width {width} is not one this build runs ({WIDTHS:?})"
+            ));
+        }
+        Ok(Network {
+            width,
+            w1: vec![0; INPUTS * width],
+            b1: vec![0; width],
+            heads: vec![Head::zeros(width); buckets.max(1)],
             start_pieces,
             scale: 100,
-        }
+        })
+    }
+
+    /// The first-layer weights of input `f`.
+    #[inline(always)]
+    pub fn row(&self, f: usize) -> &[i16] {
+        &self.w1[f * self.width..(f + 1) * self.width]
     }
 
     /// The first-layer sums of `pos`, computed from scratch.
     pub fn refresh<R: Rules>(&self, pos: &Position<R>) -> Accumulator {
-        let mut acc = Accumulator {
-            v: [self.b1, self.b1],
-        };
-        for (piece, king, bb) in planes(pos) {
-            for sq in bb {
-                for persp in Color::ALL {
-                    let f = feature(persp, piece, king, sq.index());
-                    add_row(&mut acc.v[persp.index()], &self.w1[f]);
-                }
-            }
-        }
-        acc
+        by_width!(self.width, refresh_w, self, pos)
     }
 
     /// The sums of `child` from those of `parent`: the pieces that left a square are
@@ -208,15 +297,30 @@ impl Network {
         parent: &Position<R>,
         child: &Position<R>,
     ) -> Accumulator {
+        let mut out = Accumulator::default();
+        self.update_into(acc, &mut out, parent, child);
+        out
+    }
+
+    /// [`Network::update`] written into `out`, which must hold zeros past the width (as
+    /// every accumulator made by this network does); only the used sums are copied.
+    #[inline]
+    pub fn update_into<R: Rules>(
+        &self,
+        acc: &Accumulator,
+        out: &mut Accumulator,
+        parent: &Position<R>,
+        child: &Position<R>,
+    ) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (checked just above).
-            return unsafe { self.update_avx2(acc, parent, child) };
+            return unsafe { self.update_avx2(acc, out, parent, child) };
         }
-        self.update_generic(acc, parent, child)
+        by_width!(self.width, update_w, self, acc, out, (parent, child))
     }
 
-    /// [`Network::update`] compiled for AVX2.
+    /// [`Network::update_into`] compiled for AVX2.
     ///
     /// # Safety
     /// The CPU must support AVX2.
@@ -225,39 +329,11 @@ impl Network {
     unsafe fn update_avx2<R: Rules>(
         &self,
         acc: &Accumulator,
+        out: &mut Accumulator,
         parent: &Position<R>,
         child: &Position<R>,
-    ) -> Accumulator {
-        self.update_generic(acc, parent, child)
-    }
-
-    #[inline(always)]
-    fn update_generic<R: Rules>(
-        &self,
-        acc: &Accumulator,
-        parent: &Position<R>,
-        child: &Position<R>,
-    ) -> Accumulator {
-        let mut out = *acc;
-        let before = planes(parent);
-        let after = planes(child);
-        for k in 0..4 {
-            let (piece, king, old) = before[k];
-            let new = after[k].2;
-            for sq in old & !new {
-                for persp in Color::ALL {
-                    let f = feature(persp, piece, king, sq.index());
-                    sub_row(&mut out.v[persp.index()], &self.w1[f]);
-                }
-            }
-            for sq in new & !old {
-                for persp in Color::ALL {
-                    let f = feature(persp, piece, king, sq.index());
-                    add_row(&mut out.v[persp.index()], &self.w1[f]);
-                }
-            }
-        }
-        out
+    ) {
+        by_width!(self.width, update_w, self, acc, out, (parent, child))
     }
 
     /// The head used for a position with `on_board` pieces.
@@ -273,19 +349,30 @@ impl Network {
         let head = &self.heads[self.bucket(on_board)];
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (checked just above).
-            return unsafe { Self::forward_avx2(head, acc, side) };
+            // The vector loads below read `2 * width` weights per row of `w2`.
+            assert!(head.w2.len() >= L2 * 2 * self.width && self.width <= L1_MAX);
+            // SAFETY: the CPU has AVX2 (checked just above), and the head holds the
+            // weights the width needs (asserted).
+            return unsafe {
+                match self.width {
+                    64 => Self::forward_avx2::<64>(head, acc, side),
+                    128 => Self::forward_avx2::<128>(head, acc, side),
+                    192 => Self::forward_avx2::<192>(head, acc, side),
+                    _ => Self::forward_avx2::<256>(head, acc, side),
+                }
+            };
         }
-        Self::forward_generic(head, acc, side)
+        Self::forward_generic(head, acc, side, self.width)
     }
 
-    /// [`Network::forward`] compiled for AVX2.
+    /// [`Network::forward`] compiled for AVX2, for a first layer of width `W`.
     ///
     /// # Safety
-    /// The CPU must support AVX2.
+    /// The CPU must support AVX2; `head.w2` must hold `L2 * 2 * W` weights and `W` be
+    /// at most [`L1_MAX`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn forward_avx2(head: &Head, acc: &Accumulator, side: Color) -> i32 {
+    unsafe fn forward_avx2<const W: usize>(head: &Head, acc: &Accumulator, side: Color) -> i32 {
         use std::arch::x86_64::*;
         /// Eight row sums (each a vector of eight i32 partial sums) into one vector.
         #[inline(always)]
@@ -303,14 +390,15 @@ impl Network {
         let us = side.index();
         let zero = _mm256_setzero_si256();
         let qa16 = _mm256_set1_epi16(QA as i16);
-        // The clipped first layer, side to move first: 16 vectors of 16 i16.
-        let mut x = [zero; 2 * L1 / 16];
+        // The clipped first layer, side to move first: 2 * W / 16 vectors of 16 i16.
+        let mut x = [zero; 2 * L1_MAX / 16];
+        let x = &mut x[..2 * W / 16];
         for (half, persp) in [us, 1 - us].into_iter().enumerate() {
             let src = acc.v[persp].as_ptr();
-            for i in 0..L1 / 16 {
-                // SAFETY: i * 16 + 16 <= L1; unaligned load.
+            for i in 0..W / 16 {
+                // SAFETY: i * 16 + 16 <= W <= L1_MAX; unaligned load.
                 let v = _mm256_loadu_si256(src.add(i * 16) as *const __m256i);
-                x[half * (L1 / 16) + i] = _mm256_min_epi16(_mm256_max_epi16(v, zero), qa16);
+                x[half * (W / 16) + i] = _mm256_min_epi16(_mm256_max_epi16(v, zero), qa16);
             }
         }
         let qa32 = _mm256_set1_epi32(QA);
@@ -319,10 +407,11 @@ impl Network {
         for k0 in (0..L2).step_by(8) {
             let mut sums = [zero; 8];
             for (r, sum) in sums.iter_mut().enumerate() {
-                let row = head.w2[k0 + r].as_ptr();
+                let row = head.w2.as_ptr().add((k0 + r) * 2 * W);
                 let mut a = zero;
                 for (i, xv) in x.iter().enumerate() {
-                    // SAFETY: i * 16 + 16 <= 2 * L1, the row's length; unaligned load.
+                    // SAFETY: (k0 + r) * 2W + i * 16 + 16 <= L2 * 2W, the length of w2;
+                    // unaligned load.
                     let w = _mm256_loadu_si256(row.add(i * 16) as *const __m256i);
                     a = _mm256_add_epi32(a, _mm256_madd_epi16(*xv, w));
                 }
@@ -369,15 +458,15 @@ impl Network {
     }
 
     #[inline(always)]
-    fn forward_generic(head: &Head, acc: &Accumulator, side: Color) -> i32 {
+    fn forward_generic(head: &Head, acc: &Accumulator, side: Color, width: usize) -> i32 {
         let us = side.index();
-        let mut x = [0i16; 2 * L1];
-        for j in 0..L1 {
+        let mut x = [0i16; 2 * L1_MAX];
+        for j in 0..width {
             x[j] = acc.v[us][j].clamp(0, QA as i16);
-            x[L1 + j] = acc.v[1 - us][j].clamp(0, QA as i16);
+            x[width + j] = acc.v[1 - us][j].clamp(0, QA as i16);
         }
         let mut sums = [0i32; L2];
-        dense(&x, &head.w2, &mut sums);
+        dense(&x[..2 * width], &head.w2, &mut sums);
         let mut h2 = [0i16; L2];
         for k in 0..L2 {
             h2[k] = ((sums[k] + head.b2[k]) >> 6).clamp(0, QA) as i16;
@@ -419,28 +508,34 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    /// The vectorised forward pass gives exactly the plain one's output.
+    /// The vectorised forward pass gives exactly the plain one's output, at every width.
     #[test]
     fn forward_paths_agree() {
         let mut rng = StdRng::seed_from_u64(9);
-        let mut net = Network::zeros_with(3, 24);
-        for head in net.heads.iter_mut() {
-            randomize(head, &mut rng);
-        }
-        for _ in 0..500 {
-            let mut acc = Accumulator::default();
-            for p in acc.v.iter_mut() {
-                p.iter_mut().for_each(|x| *x = rng.gen_range(-300..400));
+        for width in WIDTHS {
+            let mut net = Network::zeros_wide(width, 3, 24).unwrap();
+            for head in net.heads.iter_mut() {
+                randomize(head, &mut rng);
             }
-            let on_board = rng.gen_range(2..=24);
-            let head = &net.heads[net.bucket(on_board)];
-            for side in Color::ALL {
-                assert_eq!(
-                    net.forward(&acc, side, on_board),
-                    Network::forward_generic(head, &acc, side)
-                );
+            for _ in 0..200 {
+                let mut acc = Accumulator::default();
+                for p in acc.v.iter_mut() {
+                    p[..width]
+                        .iter_mut()
+                        .for_each(|x| *x = rng.gen_range(-300..400));
+                }
+                let on_board = rng.gen_range(2..=24);
+                let head = &net.heads[net.bucket(on_board)];
+                for side in Color::ALL {
+                    assert_eq!(
+                        net.forward(&acc, side, on_board),
+                        Network::forward_generic(head, &acc, side, width),
+                        "width {width}"
+                    );
+                }
             }
         }
+        let net = Network::zeros_with(3, 24);
         // The buckets cut 0..=24 pieces into three equal ranges.
         let b: Vec<usize> = (0..=24).map(|n| net.bucket(n)).collect();
         assert_eq!(b.iter().filter(|&&x| x == 0).count(), 9);
@@ -448,10 +543,18 @@ mod tests {
         assert!(b.windows(2).all(|w| w[0] <= w[1]));
     }
 
-    fn randomize(net: &mut Head, rng: &mut StdRng) {
-        for row in net.w2.iter_mut() {
-            row.iter_mut().for_each(|x| *x = rng.gen_range(-500..500));
+    /// Widths outside [`WIDTHS`] are refused.
+    #[test]
+    fn odd_widths_refused() {
+        for width in [0, 16, 100, 320] {
+            assert!(Network::zeros_wide(width, 1, 24).is_err());
         }
+    }
+
+    fn randomize(net: &mut Head, rng: &mut StdRng) {
+        net.w2
+            .iter_mut()
+            .for_each(|x| *x = rng.gen_range(-500..500));
         for row in net.w3.iter_mut() {
             row.iter_mut().for_each(|x| *x = rng.gen_range(-500..500));
         }

@@ -15,7 +15,7 @@
 #![allow(clippy::needless_range_loop)] // parallel arrays of weights and gradients
 
 use super::data::Record;
-use crate::eval::network::{bucket_of, Network, INPUTS, L1, L2, L3, QA, QB};
+use crate::eval::network::{bucket_of, Network, INPUTS, L1, L1_MAX, L2, L3, QA, QB, WIDTHS};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -55,6 +55,8 @@ pub struct TrainConfig {
     pub heads: usize,
     /// Pieces at the start of the variant's game (the heads' ranges).
     pub start_pieces: u32,
+    /// First-layer width per perspective (one of [`WIDTHS`]).
+    pub width: usize,
 }
 
 impl Default for TrainConfig {
@@ -71,6 +73,7 @@ impl Default for TrainConfig {
             mirror: false,
             heads: 1,
             start_pieces: 24,
+            width: L1,
         }
     }
 }
@@ -152,7 +155,8 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
 /// The float dense layers of one head (see [`crate::eval::network::Head`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatHead {
-    w2: Vec<[f32; 2 * L1]>,
+    /// `L2` rows of `2 * width` weights, one row after the other.
+    w2: Vec<f32>,
     b2: [f32; L2],
     w3: [[f32; L2]; L3],
     b3: [f32; L3],
@@ -161,9 +165,9 @@ pub struct FloatHead {
 }
 
 impl FloatHead {
-    fn zeros() -> FloatHead {
+    fn zeros(width: usize) -> FloatHead {
         FloatHead {
-            w2: vec![[0.0; 2 * L1]; L2],
+            w2: vec![0.0; L2 * 2 * width],
             b2: [0.0; L2],
             w3: [[0.0; L2]; L3],
             b3: [0.0; L3],
@@ -173,9 +177,7 @@ impl FloatHead {
     }
 
     fn zip_mut(&mut self, other: &FloatHead, f: &mut impl FnMut(&mut f32, f32)) {
-        for (a, b) in self.w2.iter_mut().zip(&other.w2) {
-            zip(a, b, f);
-        }
+        zip(&mut self.w2, &other.w2, f);
         zip(&mut self.b2, &other.b2, f);
         for (a, b) in self.w3.iter_mut().zip(&other.w3) {
             zip(a, b, f);
@@ -194,46 +196,67 @@ fn zip(a: &mut [f32], b: &[f32], f: &mut impl FnMut(&mut f32, f32)) {
 /// The float network.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
-    w1: Vec<[f32; L1]>,
-    b1: [f32; L1],
+    /// First-layer width per perspective (one of [`WIDTHS`]).
+    width: usize,
+    /// `INPUTS` rows of `width` weights, one row after the other.
+    w1: Vec<f32>,
+    b1: Vec<f32>,
     heads: Vec<FloatHead>,
     start_pieces: u32,
 }
 
 impl FloatNet {
     fn zeros_like(other: &FloatNet) -> FloatNet {
-        FloatNet::zeros(other.heads.len(), other.start_pieces)
+        FloatNet::zeros(other.width, other.heads.len(), other.start_pieces)
     }
 
-    fn zeros(heads: usize, start_pieces: u32) -> FloatNet {
+    fn zeros(width: usize, heads: usize, start_pieces: u32) -> FloatNet {
         FloatNet {
-            w1: vec![[0.0; L1]; INPUTS],
-            b1: [0.0; L1],
-            heads: vec![FloatHead::zeros(); heads.max(1)],
+            width,
+            w1: vec![0.0; INPUTS * width],
+            b1: vec![0.0; width],
+            heads: vec![FloatHead::zeros(width); heads.max(1)],
             start_pieces,
         }
     }
 
-    /// Random initial weights from `seed`, one head.
+    /// The first-layer width.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Random initial weights from `seed`, one head, the default width.
     pub fn random(seed: u64) -> FloatNet {
         FloatNet::random_with(seed, 1, 24)
     }
 
-    /// Random initial weights from `seed`, with `heads` heads chosen by the piece count
-    /// of a game that starts with `start_pieces` pieces.
+    /// Random initial weights from `seed`, the default width, with `heads` heads chosen
+    /// by the piece count of a game that starts with `start_pieces` pieces.
     pub fn random_with(seed: u64, heads: usize, start_pieces: u32) -> FloatNet {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let mut n = FloatNet::zeros(heads, start_pieces);
-        let mut u = |a: f32| rng.gen_range(-a..a);
-        for row in n.w1.iter_mut() {
-            row.iter_mut().for_each(|x| *x = u(0.15));
+        FloatNet::random_wide(seed, L1, heads, start_pieces).expect("the default width runs")
+    }
+
+    /// [`FloatNet::random_with`] with a first layer of `width`; an error unless `width`
+    /// is one of [`WIDTHS`].
+    pub fn random_wide(
+        seed: u64,
+        width: usize,
+        heads: usize,
+        start_pieces: u32,
+    ) -> Result<FloatNet, String> {
+        if !WIDTHS.contains(&width) {
+            return Err(format!(
+                "a first layer of width {width} is not one this build runs ({WIDTHS:?})"
+            ));
         }
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut n = FloatNet::zeros(width, heads, start_pieces);
+        let mut u = |a: f32| rng.gen_range(-a..a);
+        n.w1.iter_mut().for_each(|x| *x = u(0.15));
         n.b1.iter_mut().for_each(|x| *x = 0.25 + u(0.25));
         for h in n.heads.iter_mut() {
-            let a2 = (6.0f32 / (2 * L1) as f32).sqrt();
-            for row in h.w2.iter_mut() {
-                row.iter_mut().for_each(|x| *x = u(a2));
-            }
+            let a2 = (6.0f32 / (2 * width) as f32).sqrt();
+            h.w2.iter_mut().for_each(|x| *x = u(a2));
             let a3 = (6.0f32 / L2 as f32).sqrt();
             for row in h.w3.iter_mut() {
                 row.iter_mut().for_each(|x| *x = u(a3));
@@ -241,14 +264,12 @@ impl FloatNet {
             let a4 = (6.0f32 / L3 as f32).sqrt();
             h.w4.iter_mut().for_each(|x| *x = u(a4) * 0.5);
         }
-        n
+        Ok(n)
     }
 
     /// Applies `f` to every parameter of `self` with the matching one of `other`.
     fn zip_mut(&mut self, other: &FloatNet, mut f: impl FnMut(&mut f32, f32)) {
-        for (a, b) in self.w1.iter_mut().zip(&other.w1) {
-            zip(a, b, &mut f);
-        }
+        zip(&mut self.w1, &other.w1, &mut f);
         zip(&mut self.b1, &other.b1, &mut f);
         for (a, b) in self.heads.iter_mut().zip(&other.heads) {
             a.zip_mut(b, &mut f);
@@ -261,33 +282,42 @@ impl FloatNet {
         bucket_of(s.feats.len() as u32, self.heads.len(), self.start_pieces)
     }
 
+    /// The first-layer weights of input `f`.
+    #[inline(always)]
+    fn row(&self, f: usize) -> &[f32] {
+        &self.w1[f * self.width..(f + 1) * self.width]
+    }
+
     /// The output logit of a sample, with the intermediate values when `tape` is given.
     #[inline]
     fn forward(&self, s: &Sample, tape: Option<&mut Tape>) -> f32 {
-        let mut acc = [self.b1, self.b1]; // [White view, Black view]
+        let w = self.width;
+        let mut acc = [[0.0f32; L1_MAX]; 2]; // [White view, Black view]
+        acc[0][..w].copy_from_slice(&self.b1);
+        acc[1][..w].copy_from_slice(&self.b1);
         for &f in &s.feats {
-            let (fw, fb) = (f as usize, flip(f));
-            for j in 0..L1 {
-                acc[0][j] += self.w1[fw][j];
+            let (rw, rb) = (self.row(f as usize), self.row(flip(f)));
+            for j in 0..w {
+                acc[0][j] += rw[j];
             }
-            for j in 0..L1 {
-                acc[1][j] += self.w1[fb][j];
+            for j in 0..w {
+                acc[1][j] += rb[j];
             }
         }
         let (us, them) = if s.black_to_move { (1, 0) } else { (0, 1) };
-        let mut x = [0.0f32; 2 * L1];
-        for j in 0..L1 {
+        let mut x = [0.0f32; 2 * L1_MAX];
+        for j in 0..w {
             x[j] = acc[us][j].clamp(0.0, 1.0);
-            x[L1 + j] = acc[them][j].clamp(0.0, 1.0);
+            x[w + j] = acc[them][j].clamp(0.0, 1.0);
         }
         let bucket = self.bucket(s);
         let h = &self.heads[bucket];
         let mut z2 = [0.0f32; L2];
         let mut h2 = [0.0f32; L2];
         for k in 0..L2 {
-            let row = &h.w2[k];
+            let row = &h.w2[k * 2 * w..(k + 1) * 2 * w];
             let mut sum = 0.0f32;
-            for j in 0..2 * L1 {
+            for j in 0..2 * w {
                 sum += row[j] * x[j];
             }
             z2[k] = sum + h.b2[k];
@@ -322,6 +352,7 @@ impl FloatNet {
 
     /// Adds the gradient of one sample's loss to `g`; returns the loss.
     fn backward(&self, s: &Sample, g: &mut FloatNet, t: &mut Tape) -> f32 {
+        let w = self.width;
         let y = self.forward(s, Some(t));
         let p = sigmoid(y);
         let loss = (p - s.target) * (p - s.target);
@@ -347,42 +378,44 @@ impl FloatNet {
                 dh2[j] += dz3[k] * h.w3[k][j];
             }
         }
-        let mut dx = [0.0f32; 2 * L1];
+        let mut dx = [0.0f32; 2 * L1_MAX];
         for k in 0..L2 {
             if !(t.z2[k] > 0.0 && t.z2[k] < 1.0) || dh2[k] == 0.0 {
                 continue;
             }
             let d = dh2[k];
             gh.b2[k] += d;
-            let row = &h.w2[k];
-            let grow = &mut gh.w2[k];
-            for j in 0..2 * L1 {
+            let row = &h.w2[k * 2 * w..(k + 1) * 2 * w];
+            let grow = &mut gh.w2[k * 2 * w..(k + 1) * 2 * w];
+            for j in 0..2 * w {
                 grow[j] += d * t.x[j];
                 dx[j] += d * row[j];
             }
         }
-        let mut dacc = [[0.0f32; L1]; 2];
+        let mut dacc = [[0.0f32; L1_MAX]; 2];
         let them = 1 - t.us;
-        for j in 0..L1 {
+        for j in 0..w {
             let a = t.acc[t.us][j];
             if a > 0.0 && a < 1.0 {
                 dacc[t.us][j] = dx[j];
             }
             let b = t.acc[them][j];
             if b > 0.0 && b < 1.0 {
-                dacc[them][j] = dx[L1 + j];
+                dacc[them][j] = dx[w + j];
             }
         }
-        for j in 0..L1 {
+        for j in 0..w {
             g.b1[j] += dacc[0][j] + dacc[1][j];
         }
         for &f in &s.feats {
             let (fw, fb) = (f as usize, flip(f));
-            for j in 0..L1 {
-                g.w1[fw][j] += dacc[0][j];
+            let grow = &mut g.w1[fw * w..(fw + 1) * w];
+            for j in 0..w {
+                grow[j] += dacc[0][j];
             }
-            for j in 0..L1 {
-                g.w1[fb][j] += dacc[1][j];
+            let grow = &mut g.w1[fb * w..(fb + 1) * w];
+            for j in 0..w {
+                grow[j] += dacc[1][j];
             }
         }
         loss
@@ -391,20 +424,17 @@ impl FloatNet {
     /// The integer network (`scale` hundredths of a man per logit).
     pub fn quantize(&self, scale: f32) -> Network {
         let q = |x: f32, m: i32| (x * m as f32).round() as i32;
-        let mut n = Network::zeros_with(self.heads.len(), self.start_pieces);
+        let mut n = Network::zeros_wide(self.width, self.heads.len(), self.start_pieces)
+            .expect("a float network has a width the build runs");
         for (dst, src) in n.w1.iter_mut().zip(&self.w1) {
-            for j in 0..L1 {
-                dst[j] = q(src[j], QA) as i16;
-            }
+            *dst = q(*src, QA) as i16;
         }
-        for j in 0..L1 {
-            n.b1[j] = q(self.b1[j], QA) as i16;
+        for (dst, src) in n.b1.iter_mut().zip(&self.b1) {
+            *dst = q(*src, QA) as i16;
         }
         for (nh, h) in n.heads.iter_mut().zip(&self.heads) {
             for (dst, src) in nh.w2.iter_mut().zip(&h.w2) {
-                for j in 0..2 * L1 {
-                    dst[j] = q(src[j], QB) as i16;
-                }
+                *dst = q(*src, QB) as i16;
             }
             for k in 0..L2 {
                 nh.b2[k] = q(h.b2[k], QA * QB);
@@ -423,10 +453,10 @@ impl FloatNet {
     }
 }
 
-/// The intermediate values of one forward pass.
+/// The intermediate values of one forward pass (room for the widest first layer).
 struct Tape {
-    acc: [[f32; L1]; 2],
-    x: [f32; 2 * L1],
+    acc: [[f32; L1_MAX]; 2],
+    x: [f32; 2 * L1_MAX],
     z2: [f32; L2],
     h2: [f32; L2],
     z3: [f32; L3],
@@ -438,8 +468,8 @@ struct Tape {
 impl Tape {
     fn new() -> Tape {
         Tape {
-            acc: [[0.0; L1]; 2],
-            x: [0.0; 2 * L1],
+            acc: [[0.0; L1_MAX]; 2],
+            x: [0.0; 2 * L1_MAX],
             z2: [0.0; L2],
             h2: [0.0; L2],
             z3: [0.0; L3],
@@ -552,7 +582,8 @@ pub fn train(
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Trained {
     let (train, valid, scale) = prepare(records, cfg);
-    let mut net = FloatNet::random_with(cfg.seed, cfg.heads, cfg.start_pieces);
+    let mut net = FloatNet::random_wide(cfg.seed, cfg.width, cfg.heads, cfg.start_pieces)
+        .expect("the width is checked by the caller");
     let initial_validation_loss = mean_loss(&net, &valid);
     let initial_train_loss = mean_loss(&net, &train);
     let mut m = FloatNet::zeros_like(&net);
@@ -625,17 +656,13 @@ pub fn train(
 
 /// Keeps the weights where the integer network can hold them.
 fn clip(n: &mut FloatNet) {
-    for row in n.w1.iter_mut() {
-        row.iter_mut()
-            .for_each(|x| *x = x.clamp(-W1_BOUND, W1_BOUND));
-    }
+    n.w1.iter_mut()
+        .for_each(|x| *x = x.clamp(-W1_BOUND, W1_BOUND));
     n.b1.iter_mut()
         .for_each(|x| *x = x.clamp(-W1_BOUND, W1_BOUND));
     for h in n.heads.iter_mut() {
-        for row in h.w2.iter_mut() {
-            row.iter_mut()
-                .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
-        }
+        h.w2.iter_mut()
+            .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
         for row in h.w3.iter_mut() {
             row.iter_mut()
                 .for_each(|x| *x = x.clamp(-DENSE_BOUND, DENSE_BOUND));
@@ -654,13 +681,15 @@ pub fn quantization_error(float: &FloatNet, int: &Network, scale: f32, samples: 
     let mut sum = 0.0f64;
     for s in samples {
         let yf = float.forward(s, None) * scale;
-        let mut acc = crate::eval::network::Accumulator {
-            v: [int.b1, int.b1],
-        };
+        let w = int.width;
+        let mut acc = crate::eval::network::Accumulator::default();
+        acc.v[0][..w].copy_from_slice(&int.b1);
+        acc.v[1][..w].copy_from_slice(&int.b1);
         for &f in &s.feats {
-            for j in 0..L1 {
-                acc.v[0][j] = acc.v[0][j].wrapping_add(int.w1[f as usize][j]);
-                acc.v[1][j] = acc.v[1][j].wrapping_add(int.w1[flip(f)][j]);
+            let (rw, rb) = (int.row(f as usize), int.row(flip(f)));
+            for j in 0..w {
+                acc.v[0][j] = acc.v[0][j].wrapping_add(rw[j]);
+                acc.v[1][j] = acc.v[1][j].wrapping_add(rb[j]);
             }
         }
         let side = if s.black_to_move {

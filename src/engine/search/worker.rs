@@ -678,7 +678,8 @@ impl<'a, R: Rules> Worker<'a, R> {
     #[inline(always)]
     fn update_acc(&mut self, ply: usize, pos: &Position<R>, child: &Position<R>) {
         if let Some(net) = self.net {
-            self.accs[ply + 1] = net.update(&self.accs[ply], pos, child);
+            let (done, next) = self.accs.split_at_mut(ply + 1);
+            net.update_into(&done[ply], &mut next[0], pos, child);
         }
     }
 
