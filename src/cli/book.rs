@@ -65,7 +65,8 @@ pub struct BuildArgs {
     /// Positions the book should hold.
     #[arg(long, default_value_t = 2000)]
     pub positions: usize,
-    /// Depth of each position's search (default per variant).
+    /// Depth of each position's search (default per variant: english 12, scandinavian
+    /// 14, boyer-parton 10, dameo and croda 8).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=40))]
     pub depth: Option<u32>,
     /// Lines (moves) searched in each position.
@@ -137,7 +138,8 @@ pub(super) fn run<R: Rules>(args: &BookArgs) -> i32 {
 fn default_depth(v: Variant) -> u32 {
     match v {
         Variant::English => 12,
-        Variant::Scandinavian | Variant::BoyerParton => 10,
+        Variant::Scandinavian => 14,
+        Variant::BoyerParton => 10,
         Variant::Dameo | Variant::Croda => 8,
     }
 }
