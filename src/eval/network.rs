@@ -11,12 +11,12 @@
 //!   leave and reach squares.
 //! - The two halves are clipped to [0, 1] and put side to move first: 2 x W ->
 //!   [`L2`] -> [`L3`] -> 1, clipped ReLU between the dense layers.
-//!
-//! The inner loops are compiled once per width in [`WIDTHS`] (a const generic chosen by
-//! a `match` on the network's width), so a width costs exactly what a network built for
-//! it alone would.
 //! - The output is the logit of the side to move's expected score (win 1, draw 0.5); the
 //!   evaluation is that logit times the model's scale, in hundredths of a man.
+//!
+//! The inner loops are compiled once per width in [`WIDTHS`] (a const generic chosen by
+//! a `match` on the network's width), so their trip counts are constants and the
+//! default width runs as fast as when it was the only one.
 //!
 //! Turning the board and swapping the colours swaps the two perspectives, so the
 //! evaluation is colour-symmetric by construction.
