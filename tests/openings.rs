@@ -43,8 +43,9 @@ fn check_shipped<R: Rules>() {
     let (lo, hi) = margin_of(header);
     // Legal, and reaching the FEN each line gives: read_openings checks both.
     let openings = read_openings::<R>(&text).unwrap();
+    // 200 lines each, but boyer-parton's 85, sifted by games from 285 (README).
     assert!(
-        openings.len() >= 100,
+        openings.len() >= 80,
         "{}: {} lines",
         R::NAME,
         openings.len()
@@ -76,7 +77,7 @@ fn check_shipped<R: Rules>() {
         );
     }
     // The recorded deep scores are inside the margin.
-    for line in text.lines().skip(1) {
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
         let white: f64 = line
             .split("white ")
             .nth(1)
@@ -212,6 +213,44 @@ fn a_match_plays_each_line_twice_with_colours_swapped() {
             "{opening}: the same engine had White twice"
         );
     }
+    // What the sifting reads of this PDN: one whole pair per line, decisive exactly when
+    // the first engine's two games do not add up to one point.
+    let openings = read_openings::<dama::rules::English>(&three.join("\n")).unwrap();
+    let pdn_text = std::fs::read_to_string(&pdn).unwrap();
+    let (outcomes, partial) =
+        dama::play::line_outcome::line_outcomes::<dama::rules::English>(&openings, &[&pdn_text])
+            .unwrap();
+    assert_eq!(partial, 0);
+    let first = games
+        .iter()
+        .find(|g| g.tag("Round") == Some("1"))
+        .map(|g| g.tag("White").unwrap().to_string())
+        .unwrap();
+    for (line, o) in outcomes.iter().enumerate() {
+        let moves = three[line + 1].split(" ; ").next().unwrap();
+        let points: f64 = games
+            .iter()
+            .filter(|g| g.tag("Opening") == Some(moves))
+            .map(|g| {
+                let white = match g.tag("Result").unwrap() {
+                    "1-0" => 1.0,
+                    "0-1" => 0.0,
+                    _ => 0.5,
+                };
+                if g.tag("White") == Some(first.as_str()) {
+                    white
+                } else {
+                    1.0 - white
+                }
+            })
+            .sum();
+        assert_eq!(o.pairs, 1, "line {line}");
+        assert_eq!(
+            o.decisive,
+            u32::from(points != 1.0),
+            "line {line}: {points}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -329,5 +368,131 @@ fn no_random_plies_start_every_game_from_the_start_position() {
             "a game from the start has no FEN tag"
         );
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A game of `dama match`'s PDN as the sifting reads it: its round, players, result and
+/// opening (the moves need not be there).
+fn match_game(round: usize, white: &str, black: &str, result: &str, opening: &str) -> String {
+    format!(
+        "[Event \"dama match (english)\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n\
+         [Black \"{black}\"]\n[Result \"{result}\"]\n[Variant \"english\"]\n\
+         [Opening \"{opening}\"]\n\n{result}\n\n"
+    )
+}
+
+#[test]
+fn sifting_keeps_the_lines_whose_pairs_were_decisive() {
+    use dama::play::line_outcome::{line_outcomes, LineOutcome};
+    use dama::rules::English;
+    let text = std::fs::read_to_string(shipped(Variant::English)).unwrap();
+    let header = text.lines().next().unwrap();
+    let lines: Vec<&str> = text.lines().skip(1).take(7).collect();
+    let moves = |i: usize| lines[i].split(" ; ").next().unwrap();
+    // Pairs in the order a match plays them (openings cycled): engine A is White in the
+    // odd rounds. Per pair: line, A's result as White, then as Black.
+    let plan: [(usize, &str, &str); 8] = [
+        (0, "1-0", "0-1"),         // A wins both: decisive
+        (1, "1-0", "1-0"),         // White wins both: 1-1
+        (2, "1/2-1/2", "1/2-1/2"), // two draws
+        (3, "1/2-1/2", "0-1"),     // A 1.5: decisive
+        (4, "0-1", "1/2-1/2"),     // A 0.5: decisive for B
+        (5, "1-0", "*"),           // unfinished: left out
+        (0, "1/2-1/2", "1/2-1/2"), // line 0 again: 1 of 2 decisive, kept
+        (3, "1/2-1/2", "1/2-1/2"), // line 3 again: 1 of 2, kept
+    ];
+    let mut pdn = String::new();
+    for (p, (line, as_white, as_black)) in plan.iter().enumerate() {
+        pdn += &match_game(2 * p + 1, "A", "B", as_white, moves(*line));
+        pdn += &match_game(2 * p + 2, "B", "A", as_black, moves(*line));
+    }
+    // Line 6 is never played. Pair 1 once more, cut short: its second game is missing.
+    pdn += &match_game(17, "A", "B", "1-0", moves(1));
+    let openings =
+        read_openings::<English>(&text.lines().take(8).collect::<Vec<_>>().join("\n")).unwrap();
+    let (outcomes, partial) = line_outcomes::<English>(&openings, &[&pdn]).unwrap();
+    let o = |pairs, decisive| LineOutcome { pairs, decisive };
+    assert_eq!(
+        outcomes,
+        vec![
+            o(2, 1),
+            o(1, 0),
+            o(1, 0),
+            o(2, 1),
+            o(1, 1),
+            o(0, 0),
+            o(0, 0)
+        ]
+    );
+    assert_eq!(partial, 2);
+
+    // The command: the kept lines, verbatim, after the file's header and a line saying
+    // what was sifted.
+    let dir = std::env::temp_dir().join(format!("dama-openings-sift-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let from = dir.join("seven.openings");
+    std::fs::write(&from, format!("{header}\n{}\n", lines.join("\n"))).unwrap();
+    let games = dir.join("m.pdn");
+    std::fs::write(&games, &pdn).unwrap();
+    let out = dir.join("kept.openings");
+    let sift = |pdn: &Path| {
+        dama(&[
+            "openings",
+            "--variant",
+            "english",
+            "--from",
+            from.to_str().unwrap(),
+            "--sift",
+            pdn.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (code, _, err) = sift(&games);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("3 of 7 lines kept"), "{err}");
+    let kept = std::fs::read_to_string(&out).unwrap();
+    let kept_lines: Vec<&str> = kept.lines().collect();
+    assert_eq!(kept_lines[0], header);
+    assert!(
+        kept_lines[1].starts_with("# sifted (dama openings --sift): 3 of the 7 lines"),
+        "{}",
+        kept_lines[1]
+    );
+    assert_eq!(kept_lines[2..], [lines[0], lines[3], lines[4]]);
+    // The file reads as openings of the variant, as the match needs.
+    assert_eq!(read_openings::<English>(&kept).unwrap().len(), 3);
+    // An existing file is not overwritten.
+    let (code, _, err) = sift(&games);
+    assert_eq!(code, 2);
+    assert!(err.contains("exists"), "{err}");
+    std::fs::remove_file(&out).unwrap();
+
+    // Refused, naming the game: an opening not in the file, engines that do not swap
+    // colours, another variant.
+    let refused = |pdn_text: String, expect: &str| {
+        let bad = dir.join("bad.pdn");
+        std::fs::write(&bad, pdn_text).unwrap();
+        let (code, _, err) = sift(&bad);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(expect), "{err}");
+        assert!(!out.exists());
+    };
+    refused(
+        match_game(1, "A", "B", "1-0", "9-13 22-18"),
+        "PDN 1 game 1: its opening '9-13 22-18' is not a line of the openings file",
+    );
+    refused(
+        match_game(1, "A", "B", "1-0", moves(0)) + &match_game(2, "A", "B", "1-0", moves(0)),
+        "rounds 1 and 2 do not swap the engines' colours",
+    );
+    refused(
+        match_game(1, "A", "B", "1-0", moves(0)).replace("\"english\"", "\"dameo\""),
+        "PDN 1 game 1 is not a game of english",
+    );
+    refused(
+        match_game(1, "A", "B", "1-0", moves(0)) + &match_game(2, "B", "A", "1-0", moves(1)),
+        "round 2 opens with line 2 but the other game of its pair with line 1",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,6 +3,7 @@
 use super::parse_variant;
 use crate::atomic_file::Appender;
 use crate::cli::progress::Progress;
+use crate::play::line_outcome::line_outcomes;
 use crate::play::opening::{opening_game, read_openings};
 use crate::play::selection::{candidate_of, select, Chosen, Selection};
 use crate::rules::Rules;
@@ -10,7 +11,7 @@ use crate::types::Score;
 use crate::variant::Variant;
 use clap::Args;
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 pub(super) const OPENINGS_HELP: &str = "\
@@ -26,8 +27,13 @@ Defaults per variant (plies, margin, depth): english 8, 0.30..0.90, 14; scandina
 0.30..0.90, 12; boyer-parton 8, 0.40..1.20, 12; dameo and croda 8, 0.10..0.40, 9.
 Lines are written as they are found; Ctrl-C or a crash leaves whole lines, and the same
 command with --resume goes on (the file's first line records the settings).
-Example:
-  dama openings --variant english --count 200 --out english.openings";
+With --sift, no search: the lines of --from are kept whose game pairs in the given
+`dama match` PDNs (played on --from, e.g. the engine at 4x time against itself) were
+decisive, one engine scoring more than the other, in at least half of their pairs; the
+file keeps --from's header and adds a line saying what was sifted.
+Examples:
+  dama openings --variant english --count 200 --out english.openings
+  dama openings --variant english --from candidates.openings --sift match.pdn --out sifted.openings";
 
 /// Arguments of `dama openings`.
 #[derive(Args, Debug)]
@@ -62,6 +68,13 @@ pub struct OpeningsArgs {
     /// Go on with an existing file made with the same settings.
     #[arg(long)]
     pub resume: bool,
+    /// Sift instead of search: write to --out the lines of --from whose game pairs in
+    /// these `dama match` PDNs were decisive (not 1-1) in at least half of their pairs.
+    #[arg(long, requires = "from", num_args = 1..)]
+    pub sift: Vec<PathBuf>,
+    /// The openings file the --sift matches were played on.
+    #[arg(long, requires = "sift")]
+    pub from: Option<PathBuf>,
 }
 
 /// Reads `LO..HI` in men into hundredths of a man.
@@ -111,6 +124,9 @@ pub fn run<R: Rules>(args: &OpeningsArgs) -> i32 {
 }
 
 fn openings<R: Rules>(args: &OpeningsArgs) -> Result<(), String> {
+    if let Some(from) = &args.from {
+        return sift::<R>(from, &args.sift, &args.out);
+    }
     let defaults = Selection::default_for(args.variant);
     let sel = Selection {
         count: args.count,
@@ -198,4 +214,70 @@ fn openings<R: Rules>(args: &OpeningsArgs) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// `dama openings --sift`: the lines of `from` that the matches in `pdns` found
+/// decisive in at least half of their pairs, written to `out` with `from`'s header.
+fn sift<R: Rules>(from: &Path, pdns: &[PathBuf], out: &Path) -> Result<(), String> {
+    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    let text = read(from)?;
+    let openings = read_openings::<R>(&text).map_err(|e| format!("{}: {e}", from.display()))?;
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
+        .collect();
+    let texts = pdns
+        .iter()
+        .map(|p| read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let (outcomes, partial) = line_outcomes::<R>(&openings, &refs)?;
+    if std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
+        return Err(format!("{} exists: name another file", out.display()));
+    }
+    let kept: Vec<&str> = lines
+        .iter()
+        .zip(&outcomes)
+        .filter(|(_, o)| o.decisive > 0 && 2 * o.decisive >= o.pairs)
+        .map(|(l, _)| *l)
+        .collect();
+    let played = outcomes.iter().filter(|o| o.pairs > 0).count();
+    let pairs: u32 = outcomes.iter().map(|o| o.pairs).sum();
+    let decisive: u32 = outcomes.iter().map(|o| o.decisive).sum();
+    let names: Vec<String> = pdns.iter().map(|p| file_name(p)).collect();
+    let mut body: String = text
+        .lines()
+        .take_while(|l| l.trim_start().starts_with('#') || l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    body.push_str(&format!(
+        "# sifted (dama openings --sift): {} of the {} lines of {}, those decisive in at least \
+         half of their pairs in {} ({decisive} of {pairs} pairs decisive)\n",
+        kept.len(),
+        lines.len(),
+        file_name(from),
+        names.join(", ")
+    ));
+    for l in &kept {
+        body.push_str(l);
+        body.push('\n');
+    }
+    crate::atomic_file::write(out, body.as_bytes())?;
+    eprintln!(
+        "{}: {} of {} lines kept; {played} lines played in {pairs} whole pairs, {decisive} \
+         of them decisive; {partial} pairs left out (a game missing or unfinished)",
+        out.display(),
+        kept.len(),
+        lines.len()
+    );
+    if kept.is_empty() {
+        return Err("no line was decisive: nothing to keep".into());
+    }
+    Ok(())
+}
+
+/// A path's last part, as the sifted file's header names its inputs.
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
 }

@@ -1,5 +1,5 @@
 //! Games between engines: openings ([`opening`]) and test openings that separate engines
-//! ([`selection`]), in-process self-play ([`selfplay`]),
+//! ([`selection`]) and what a match says of each line ([`line_outcome`]), in-process self-play ([`selfplay`]),
 //! matches against Hub engines ([`match_runner`]) and their resumption
 //! ([`match_resume`]), match statistics ([`stats`]), endgame-database conversion runs
 //! ([`conversion`]), whole games annotated ([`annotation`]), and the one worker pool they
@@ -7,6 +7,7 @@
 
 pub mod annotation;
 pub mod conversion;
+pub mod line_outcome;
 pub mod match_resume;
 pub mod match_runner;
 pub mod opening;
