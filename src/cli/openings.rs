@@ -4,7 +4,7 @@ use super::parse_variant;
 use crate::atomic_file::Appender;
 use crate::cli::progress::Progress;
 use crate::play::line_outcome::line_outcomes;
-use crate::play::opening::{opening_game, read_openings};
+use crate::play::opening::{is_opening_line, opening_game, read_openings};
 use crate::play::selection::{candidate_of, select, Chosen, Selection};
 use crate::rules::Rules;
 use crate::types::Score;
@@ -222,10 +222,7 @@ fn sift<R: Rules>(from: &Path, pdns: &[PathBuf], out: &Path) -> Result<(), Strin
     let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
     let text = read(from)?;
     let openings = read_openings::<R>(&text).map_err(|e| format!("{}: {e}", from.display()))?;
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
-        .collect();
+    let lines: Vec<&str> = text.lines().filter(|l| is_opening_line(l)).collect();
     let texts = pdns
         .iter()
         .map(|p| read(p))

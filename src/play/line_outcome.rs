@@ -52,7 +52,7 @@ pub fn line_outcomes<R: Rules>(
     for (f, text) in pdns.iter().enumerate() {
         // Per pair: its two games, in round order.
         let mut pairs: BTreeMap<usize, [Option<Played>; 2]> = BTreeMap::new();
-        let mut line_of_pair: HashMap<usize, (usize, usize)> = HashMap::new();
+        let mut line_of_pair: HashMap<usize, usize> = HashMap::new();
         for (k, g) in parse_pdn(text).into_iter().enumerate() {
             let at = format!("PDN {} game {}", f + 1, k + 1);
             let tag = |name: &str| {
@@ -82,8 +82,8 @@ pub fn line_outcomes<R: Rules>(
                 )
             })?;
             let (pair, seat) = ((round - 1) / 2, (round - 1) % 2);
-            match line_of_pair.insert(pair, (line, k)) {
-                Some((other, _)) if other != line => {
+            match line_of_pair.insert(pair, line) {
+                Some(other) if other != line => {
                     return Err(format!(
                         "{at}: round {round} opens with line {} but the other game of its pair with line {}",
                         line + 1,
@@ -124,7 +124,7 @@ pub fn line_outcomes<R: Rules>(
             }
             // The first engine: White in the first game, Black in the second.
             let first = a.white_score + (1.0 - b.white_score);
-            let o = &mut outcomes[line_of_pair[&pair].0];
+            let o = &mut outcomes[line_of_pair[&pair]];
             o.pairs += 1;
             if (first - 1.0).abs() > 0.25 {
                 o.decisive += 1;
@@ -143,7 +143,7 @@ struct Played {
 
 /// White's score in a finished game, `None` for `*`.
 fn white_score(g: &PdnGame) -> Option<f64> {
-    match g.tag("Result").unwrap_or(&g.result) {
+    match g.result.as_str() {
         "1-0" | "2-0" => Some(1.0),
         "0-1" | "0-2" => Some(0.0),
         "1/2-1/2" | "1-1" => Some(0.5),

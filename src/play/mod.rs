@@ -1,6 +1,6 @@
-//! Games between engines: openings ([`opening`]) and test openings that separate engines
-//! ([`selection`]) and what a match says of each line ([`line_outcome`]), in-process self-play ([`selfplay`]),
-//! matches against Hub engines ([`match_runner`]) and their resumption
+//! Games between engines: openings ([`opening`]), test openings that separate engines
+//! ([`selection`]) and what a match says of each line ([`line_outcome`]), in-process
+//! self-play ([`selfplay`]), matches against Hub engines ([`match_runner`]) and their resumption
 //! ([`match_resume`]), match statistics ([`stats`]), endgame-database conversion runs
 //! ([`conversion`]), whole games annotated ([`annotation`]), and the one worker pool they
 //! all play their games on ([`pool`]).

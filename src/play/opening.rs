@@ -115,6 +115,12 @@ pub struct Opening {
     pub moves: Vec<String>,
 }
 
+/// Whether a line of an openings file holds an opening (not only blanks or a `#`
+/// comment): the lines [`read_openings`] reads, in its order.
+pub fn is_opening_line(raw: &str) -> bool {
+    !raw.split('#').next().unwrap_or("").trim().is_empty()
+}
+
 /// Reads an openings file: one opening per line, a PDN FEN (with `:`) optionally
 /// followed by moves, or moves from the start position; then, optionally, `;` and the
 /// FEN those moves reach, which must be the position they reach (the files of
@@ -123,10 +129,10 @@ pub struct Opening {
 pub fn read_openings<R: Rules>(text: &str) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
     for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
+        if !is_opening_line(raw) {
             continue;
         }
+        let line = raw.split('#').next().unwrap_or("").trim();
         let at = |e: String| format!("openings line {}: {e}", n + 1);
         let (line, reaches) = match line.split_once(';') {
             Some((moves, fen)) => (moves.trim(), Some(fen.trim())),
