@@ -397,10 +397,9 @@ fn stop_during_infinite_and_ping_during_search() {
     let lines = h.until("done");
     let latency = t.elapsed();
     assert!(check_done(lines.last().unwrap()).0.contains('-'));
-    assert!(
-        latency < Duration::from_millis(500),
-        "stop took {latency:?}"
-    );
+    // The search is infinite, so any bound shows that `stop` ended it; the bound is
+    // loose so that a loaded machine does not fail the test.
+    assert!(latency < Duration::from_secs(5), "stop took {latency:?}");
     eprintln!("stop latency {latency:?}");
     // ponder, then ponder-hit with a clock: the search ends by itself.
     h.send("pos start variant=english");
@@ -504,7 +503,7 @@ fn quit_and_end_of_input_exit_at_once() {
     let t = Instant::now();
     let status = h.child.wait().unwrap();
     assert!(status.success());
-    assert!(t.elapsed() < Duration::from_secs(1));
+    assert!(t.elapsed() < Duration::from_secs(5));
     let mut h = Hub::start();
     drop(std::mem::replace(&mut h.stdin, {
         // Close stdin by replacing it with a fresh pipe's writer that we drop.
@@ -516,7 +515,7 @@ fn quit_and_end_of_input_exit_at_once() {
     let t = Instant::now();
     let status = h.child.wait().unwrap();
     assert!(status.success());
-    assert!(t.elapsed() < Duration::from_secs(1));
+    assert!(t.elapsed() < Duration::from_secs(5));
 }
 
 /// Endgame databases through the protocol: `egdb-path` finds the slices (one line at
