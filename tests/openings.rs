@@ -9,8 +9,10 @@ mod common;
 use common::bin::dama;
 use dama::engine::time::Limits;
 use dama::engine::Engine;
+use dama::eval::Evaluation;
 use dama::pdn::parse_pdn;
 use dama::play::opening::{opening_game, read_openings};
+use dama::play::selection::header_evaluation;
 use dama::{with_variant, Rules, Variant};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -52,6 +54,11 @@ fn check_shipped<R: Rules>() {
     );
     let mut seen = HashSet::new();
     let mut engine = Engine::<R>::new(16, 1);
+    // The margin holds for the evaluation that rated the lines: the one the header names
+    // (boyer-parton's file: classic, rated before it had a network), else the default.
+    if let Some(e) = header_evaluation(header) {
+        engine.set_evaluation(Evaluation::by_name::<R>(e).unwrap());
+    }
     let slack = (hi - lo).max(20);
     for (n, o) in openings.iter().enumerate() {
         assert!(o.fen.is_none(), "line {}: from the start position", n + 1);
@@ -310,6 +317,46 @@ fn the_openings_command_writes_refuses_and_resumes() {
     let (code, _, err) = dama(&other);
     assert_eq!(code, 2);
     assert!(err.contains("was made with other settings"), "{err}");
+    // Another evaluation is another setting: the header names it, and a file rated by
+    // the default is not resumed with it.
+    let mut classic = resume.clone();
+    classic.extend(["--evaluation", "classic"]);
+    let (code, _, err) = dama(&classic);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("was made with other settings") && err.contains("evaluation=classic"),
+        "{err}"
+    );
+    let rated = dir.join("c.openings");
+    let mut by_classic = args("2");
+    let last = by_classic.len() - 1;
+    by_classic[last] = rated.to_str().unwrap();
+    by_classic.extend(["--evaluation", "classic"]);
+    let (code, _, err) = dama(&by_classic);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&rated).unwrap();
+    assert!(text.starts_with(
+        "# dama openings variant=english plies=8 margin=0.30..0.90 depth=6 seed=1 evaluation=classic\n"
+    ));
+    assert_eq!(
+        header_evaluation(text.lines().next().unwrap()),
+        Some("classic")
+    );
+    assert_eq!(header_evaluation(first.lines().next().unwrap()), None);
+    let mut spaced = by_classic.clone();
+    let n = spaced.len();
+    spaced[n - 1] = "my model.nnue";
+    let (code, _, err) = dama(&spaced);
+    assert_eq!(code, 2);
+    assert!(err.contains("must be one word"), "{err}");
+    let mut missing = args("2");
+    let last = missing.len() - 1;
+    missing[last] = rated.to_str().unwrap();
+    let _ = std::fs::remove_file(&rated);
+    missing.extend(["--evaluation", "/nonexistent/dama.nnue"]);
+    let (code, _, err) = dama(&missing);
+    assert_eq!(code, 2);
+    assert!(err.contains("nonexistent"), "{err}");
     // A margin that runs backwards.
     let (code, _, err) = dama(&[
         "openings",

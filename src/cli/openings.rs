@@ -25,6 +25,9 @@ with the score from White's side, the depth and the candidate's number. `dama ma
 --openings FILE` plays every line twice, colours swapped.
 Defaults per variant (plies, margin, depth): english 8, 0.30..0.90, 14; scandinavian 8,
 0.30..0.90, 12; boyer-parton 8, 0.40..1.20, 12; dameo and croda 8, 0.10..0.40, 9.
+The lines are rated by the variant's default evaluation, or by --evaluation (classic, nn
+or a model file), which the first line then names: the margin holds for that evaluation
+(a file rated by an earlier evaluation stays what it was when the default changes).
 Lines are written as they are found; Ctrl-C or a crash leaves whole lines, and the same
 command with --resume goes on (the file's first line records the settings).
 With --sift, no search: the lines of --from are kept whose game pairs in the given
@@ -75,6 +78,10 @@ pub struct OpeningsArgs {
     /// The openings file the --sift matches were played on.
     #[arg(long, requires = "sift")]
     pub from: Option<PathBuf>,
+    /// The evaluation that rates the lines: classic, nn (the shipped network) or a model
+    /// file (default: the variant's default). Given, the file's first line names it.
+    #[arg(long)]
+    pub evaluation: Option<String>,
 }
 
 /// Reads `LO..HI` in men into hundredths of a man.
@@ -101,7 +108,7 @@ fn parse_margin(s: &str) -> Result<(Score, Score), String> {
 
 /// The settings as the file's first line records them.
 fn header(variant: Variant, sel: &Selection) -> String {
-    format!(
+    let mut h = format!(
         "# dama openings variant={} plies={} margin={:.2}..{:.2} depth={} seed={}",
         variant,
         sel.plies,
@@ -109,7 +116,11 @@ fn header(variant: Variant, sel: &Selection) -> String {
         sel.margin.1 as f64 / 100.0,
         sel.depth,
         sel.seed
-    )
+    );
+    if let Some(e) = &sel.evaluation {
+        h.push_str(&format!(" evaluation={e}"));
+    }
+    h
 }
 
 /// Runs `dama openings`.
@@ -127,6 +138,15 @@ fn openings<R: Rules>(args: &OpeningsArgs) -> Result<(), String> {
     if let Some(from) = &args.from {
         return sift::<R>(from, &args.sift, &args.out);
     }
+    if let Some(e) = &args.evaluation {
+        if e.is_empty() || e.contains(char::is_whitespace) {
+            return Err(format!(
+                "--evaluation '{e}': the file's first line records it, so it must be one word \
+                 (a model file's path without spaces)"
+            ));
+        }
+        crate::eval::Evaluation::by_name::<R>(e)?;
+    }
     let defaults = Selection::default_for(args.variant);
     let sel = Selection {
         count: args.count,
@@ -135,6 +155,7 @@ fn openings<R: Rules>(args: &OpeningsArgs) -> Result<(), String> {
         depth: args.depth.unwrap_or(defaults.depth).max(1),
         seed: args.seed,
         candidates: args.candidates,
+        evaluation: args.evaluation.clone(),
     };
     let head = header(args.variant, &sel);
     let existing = std::fs::read_to_string(&args.out).unwrap_or_default();

@@ -46,6 +46,11 @@ pub struct Selection {
     pub seed: u64,
     /// Candidates tried at most, counting from 0 (a margin no line meets ends there).
     pub candidates: u64,
+    /// The evaluation that rates the lines, by name (`classic`, `nn` or a model file;
+    /// [`crate::eval::Evaluation::by_name`]); `None`: the variant's default. A file's
+    /// margin holds for the evaluation that rated it, so its header names one given here
+    /// ([`header_evaluation`]).
+    pub evaluation: Option<String>,
 }
 
 impl Selection {
@@ -68,6 +73,7 @@ impl Selection {
             depth,
             seed: 1,
             candidates: 200_000,
+            evaluation: None,
         }
     }
 }
@@ -106,6 +112,14 @@ pub fn candidate_of(line: &str) -> Option<u64> {
         .split(',')
         .find_map(|part| part.trim().strip_prefix("candidate "))
         .and_then(|n| n.trim().parse().ok())
+}
+
+/// The evaluation named by an openings file's first line (`evaluation=classic`), which
+/// rated its lines; `None` when it names none (the variant's default rated them).
+pub fn header_evaluation(first_line: &str) -> Option<&str> {
+    first_line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("evaluation="))
 }
 
 /// Rates candidate `index` with `engine`: its line, when it ends in a quiet position
@@ -196,7 +210,17 @@ pub fn select<R: Rules>(
         },
         error: None,
     });
-    let engine = || Engine::<R>::try_new(16, 1).ok();
+    let evaluation = match &sel.evaluation {
+        Some(name) => Some(crate::eval::Evaluation::by_name::<R>(name)?),
+        None => None,
+    };
+    let engine = || {
+        let mut e = Engine::<R>::try_new(16, 1).ok()?;
+        if let Some(ev) = &evaluation {
+            e.set_evaluation(ev.clone());
+        }
+        Some(e)
+    };
     pool::run(threads, jobs, engine, |engine, job| {
         let index = first + job as u64;
         let found = candidate(engine, sel, index);
