@@ -208,7 +208,7 @@ fn shipped_models_read() {
     assert_eq!(dama::eval::check_shipped::<Dameo>(), Ok(true));
     assert_eq!(dama::eval::check_shipped::<Croda>(), Ok(true));
     assert_eq!(dama::eval::check_shipped::<Scandinavian>(), Ok(true));
-    assert!(dama::eval::check_shipped::<BoyerParton>().is_ok());
+    assert_eq!(dama::eval::check_shipped::<BoyerParton>(), Ok(true));
     assert_eq!(dama::eval::check_shipped::<English>(), Ok(true));
     assert_eq!(Evaluation::default_for::<English>().kind(), "nn");
 }

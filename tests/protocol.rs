@@ -211,19 +211,28 @@ fn handshake_and_parameters() {
         nn.starts_with("eval score=") && nn != classic,
         "{nn} {classic}"
     );
-    // evaluation=nn does not carry over to a variant without a network: the change
-    // is refused and nothing changes.
+    // evaluation=nn carries over to every variant: each ships a network.
+    for v in Variant::ALL {
+        h.send(&format!("set-param name=variant value={v}"));
+        assert!(h.ask("show").starts_with(&format!("position variant={v} ")));
+        assert!(h.ask("eval").starts_with("eval score="));
+    }
+    // A model file does not carry over to another variant: the change is refused and
+    // nothing changes.
+    h.send("set-param name=variant value=english");
+    let english = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/models/english.nnue");
+    h.send(&format!("set-param name=evaluation value={english}"));
+    h.send("pos pos=B:W18,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+    assert!(h.ask("eval").starts_with("eval score="));
     let e = h.ask("set-param name=variant value=boyer-parton");
-    assert!(e.contains("no network is shipped for boyer-parton"), "{e}");
+    assert!(
+        e.contains("the model is for english, not boyer-parton"),
+        "{e}"
+    );
     assert!(h.ask("show").starts_with("position variant=english "));
-    // It does carry over to one with a network.
-    h.send("set-param name=variant value=dameo");
-    assert!(h.ask("show").starts_with("position variant=dameo "));
     h.send("set-param name=evaluation value=default");
     h.send("set-param name=variant value=boyer-parton");
     assert!(h.ask("show").starts_with("position variant=boyer-parton "));
-    let e = h.ask("set-param name=evaluation value=nn");
-    assert!(e.contains("no network is shipped for boyer-parton"), "{e}");
     h.send("set-param name=variant value=english");
     let e = h.ask("set-param name=evaluation value=/nonexistent/dama.nnue");
     assert!(

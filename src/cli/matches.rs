@@ -55,7 +55,8 @@ pub struct MatchArgs {
     /// with colours swapped (`dama openings` makes such files; shipped: openings/).
     #[arg(long, conflicts_with = "random_openings")]
     pub openings: Option<std::path::PathBuf>,
-    /// Random balanced openings of this many plies (the default, 6).
+    /// Random balanced openings of this many plies (the default, 6): level material, no
+    /// capture pending, and within 0.40 men by a depth-4 search with the classic evaluation.
     #[arg(long)]
     pub random_openings: Option<usize>,
     /// Seed of the random openings.

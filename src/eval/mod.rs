@@ -80,6 +80,7 @@ fn shipped_bytes(variant: &str) -> Option<&'static [u8]> {
         "croda" => Some(include_bytes!("models/croda.nnue")),
         "english" => Some(include_bytes!("models/english.nnue")),
         "scandinavian" => Some(include_bytes!("models/scandinavian.nnue")),
+        "boyer-parton" => Some(include_bytes!("models/boyer-parton.nnue")),
         _ => None,
     }
 }

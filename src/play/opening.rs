@@ -55,8 +55,13 @@ pub fn scores_even<R: Rules>(engine: &mut Engine<R>, game: &Game<R>) -> bool {
 }
 
 /// Random balanced openings: `plies` random legal plies from the start, kept when the
-/// material is level, no capture is pending and a shallow (depth 4) search scores the
-/// position within 0.4 men of equal.
+/// material is level, no capture is pending and a shallow (depth 4) search with the
+/// classic evaluation scores the position within 0.4 men of equal. The classic
+/// evaluation is the yardstick, whatever the variant plays by default: its scale is in
+/// men, so "within 0.4 men" means the same in every variant and build, and a seed draws
+/// the same openings whichever network is shipped. (Boyer-parton's network, trained on
+/// its games' results, rates almost every random line as decided, as its start is a
+/// win for White; judged by it, no opening of 6 plies was ever level.)
 pub fn openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Game<R>> {
     if plies == 0 {
         // No random plies: every game starts from the start position, whatever a search
@@ -65,6 +70,7 @@ pub fn openings<R: Rules>(count: usize, plies: usize, seed: u64) -> Vec<Game<R>>
     }
     let mut rng = StdRng::seed_from_u64(seed);
     let mut engine = Engine::<R>::new(1, 1);
+    engine.set_evaluation(crate::eval::Evaluation::classic::<R>());
     let mut out = Vec::with_capacity(count);
     let mut tries = 0;
     while out.len() < count && tries < count * 1000 {
