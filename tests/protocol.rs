@@ -93,6 +93,18 @@ impl Drop for Hub {
     }
 }
 
+/// The start position's score by `R`'s shipped network and by the classic evaluation,
+/// as the protocol writes scores.
+fn start_scores<R: Rules>() -> (String, String) {
+    let start = Position::<R>::start();
+    let net = dama::eval::Evaluation::shipped_net::<R>().expect("every variant ships a network");
+    let classic = dama::eval::Evaluation::classic::<R>();
+    (
+        dama::protocol::score_text(net.evaluate(&start)),
+        dama::protocol::score_text(classic.evaluate(&start)),
+    )
+}
+
 /// pydraughts' parsing: split at spaces outside quotes, every token `name=value`.
 fn strict_fields(args: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -211,11 +223,15 @@ fn handshake_and_parameters() {
         nn.starts_with("eval score=") && nn != classic,
         "{nn} {classic}"
     );
-    // evaluation=nn carries over to every variant: each ships a network.
+    // evaluation=nn carries over to every variant: each ships a network, and the
+    // start position's score is the one that variant's network gives, not the classic
+    // evaluation's.
     for v in Variant::ALL {
         h.send(&format!("set-param name=variant value={v}"));
         assert!(h.ask("show").starts_with(&format!("position variant={v} ")));
-        assert!(h.ask("eval").starts_with("eval score="));
+        let (net, classic) = with_variant!(v, R => start_scores::<R>());
+        assert_ne!(net, classic, "{v}: the test needs scores that differ");
+        assert_eq!(h.ask("eval"), format!("eval score={net} quiet=true"), "{v}");
     }
     // A model file does not carry over to another variant: the change is refused and
     // nothing changes.
