@@ -8,9 +8,10 @@ use crate::variant::Variant;
 
 /// Quiet plies per line that the quiescence search may spend meeting the opponent's
 /// pending captures. 1 everywhere but boyer-parton, where the threat replies lost
-/// -20.1 ± 11.4 Elo against the search without them (259 games at 2+0.02, README
-/// "Learned evaluation"). In scandinavian, the search without them scored +8.3 ± 8.0
-/// against the search with them (1000 games at 2+0.02, no decision): kept there.
+/// -23.2 ± 11.0 Elo against the search without them (W43 D194 L63, 300 games at
+/// 2+0.02, README "Learned evaluation"). In scandinavian, the search without them
+/// scored +8.3 ± 8.0 against the search with them (1000 games at 2+0.02, no decision):
+/// kept there.
 pub const fn quiescence_threat_plies(variant: Variant) -> u32 {
     match variant {
         Variant::BoyerParton => 0,
@@ -49,9 +50,10 @@ pub const fn threat_window_of<R: Rules>() -> Option<(i32, i32)> {
 /// beta plus the margin; if it holds, the node fails high without its full search.
 /// 0 turns the cut off: only variants where it won an SPRT have it. english, margin 30
 /// against none: +38.8 ± 20.8 Elo (252 games at 2+0.02 on the ACF ballots, H1);
-/// scandinavian: -57.4 ± 28.8 (171 games on its openings, H0); dameo +13.9 ± 24.4 and
-/// croda +15.6 ± 26.6 (400 games each, no decision); boyer-parton -16.3 ± 16.7 (171
-/// games, H0): off there (README "Selective search").
+/// scandinavian: -57.4 ± 28.8 (171 games on its openings, H0), and margin 120 (its
+/// network scores about 4x english's) -6.4 ± 16.2 (327 games, stopped); dameo
+/// +13.9 ± 24.4 and croda +15.6 ± 26.6 (400 games each, no decision); boyer-parton
+/// -16.3 ± 16.7 (171 games, H0): off there (README "Selective search").
 pub const fn eval_cut_margin(variant: Variant) -> i32 {
     match variant {
         Variant::English => 30,
