@@ -73,11 +73,13 @@ pub const EVAL_CUT_REDUCTION: i32 = 4;
 /// (off the root) with no table move is first searched [`IID_REDUCTION`] plies shallower,
 /// so that the table gives it a move to try first. 0 turns it off. english, with
 /// [`truncation_margin`], against the search with neither: +25.8 ± 16.3 Elo (243 games at
-/// 2+0.02 on the ACF ballots, H1; README "Selective search"); scandinavian, both on:
-/// -7.8 ± 13.0 (537 games on its openings, H0): off there; not yet tried elsewhere.
+/// 2+0.02 on the ACF ballots, H1; README "Selective search"); scandinavian, both on at
+/// english's margins: -7.8 ± 13.0 (537 games on its openings, H0), and at margins scaled
+/// to its network (400, two plies past 640) against neither: +15.4 ± 11.6 (271 games, H1):
+/// on there; not yet tried elsewhere.
 pub const fn iid_depth(variant: Variant) -> i32 {
     match variant {
-        Variant::English => 6,
+        Variant::English | Variant::Scandinavian => 6,
         _ => 0,
     }
 }
@@ -93,12 +95,15 @@ pub const IID_REDUCTION: i32 = 4;
 /// Truncation (after Cake's, `../shared/research/search.md`): a quiet node off the
 /// principal variation whose static evaluation lies more than this many hundredths of a
 /// man outside the window is searched a ply shallower (two plies past
-/// [`TRUNCATION_DEEP`]); the plies taken build up along the line and are all given back
+/// [`truncation_deep`]); the plies taken build up along the line and are all given back
 /// at the first node below whose evaluation is within the margin again. 0 turns it off.
-/// english: on, with [`iid_depth`] (the SPRT there).
+/// english and scandinavian: on, with [`iid_depth`] (the SPRTs there). Scandinavian's
+/// margins are 4x english's, as its network scores about 4x as wide (README "Selective
+/// search").
 pub const fn truncation_margin(variant: Variant) -> i32 {
     match variant {
         Variant::English => 100,
+        Variant::Scandinavian => 400,
         _ => 0,
     }
 }
@@ -109,4 +114,14 @@ pub const fn truncation_margin_of<R: Rules>() -> i32 {
 }
 
 /// The distance outside the window past which truncation takes two plies.
-pub const TRUNCATION_DEEP: i32 = 160;
+pub const fn truncation_deep(variant: Variant) -> i32 {
+    match variant {
+        Variant::Scandinavian => 640,
+        _ => 160,
+    }
+}
+
+/// [`truncation_deep`] of `R`, as a constant.
+pub const fn truncation_deep_of<R: Rules>() -> i32 {
+    truncation_deep(R::VARIANT)
+}

@@ -453,7 +453,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             };
             let distance = (alpha - e).max(e - beta);
             if distance > trunc_margin {
-                let r = 1 + (distance > settings::TRUNCATION_DEEP) as i32;
+                let r = 1 + (distance > const { settings::truncation_deep_of::<R>() }) as i32;
                 depth -= r;
                 trunc += r;
                 if depth <= 0 {
