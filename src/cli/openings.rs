@@ -24,7 +24,8 @@ the moves, ';' and the FEN they reach (checked when the file is read), then a co
 with the score from White's side, the depth and the candidate's number. `dama match
 --openings FILE` plays every line twice, colours swapped.
 Defaults per variant (plies, margin, depth): english 8, 0.30..0.90, 14; scandinavian 8,
-0.30..0.90, 12; boyer-parton 8, 0.40..1.20, 12; dameo and croda 8, 0.10..0.40, 9.
+1.10..3.30, 12 (its network scores a man at several units); boyer-parton 8, 0.40..1.20, 12;
+dameo and croda 8, 0.10..0.40, 9.
 The lines are rated by the variant's default evaluation, or by --evaluation (classic, nn
 or a model file), which the first line then names: the margin holds for that evaluation
 (a file rated by an earlier evaluation stays what it was when the default changes).

@@ -98,8 +98,8 @@ pub const IID_REDUCTION: i32 = 4;
 /// [`truncation_deep`]); the plies taken build up along the line and are all given back
 /// at the first node below whose evaluation is within the margin again. 0 turns it off.
 /// english and scandinavian: on, with [`iid_depth`] (the SPRTs there). Scandinavian's
-/// margins are 4x english's, as its network scores about 4x as wide (README "Selective
-/// search").
+/// margins are 4x english's: its network scores far wider (model 2 about 4x english's,
+/// model 3 wider still; README "Selective search").
 pub const fn truncation_margin(variant: Variant) -> i32 {
     match variant {
         Variant::English => 100,
