@@ -53,7 +53,8 @@ pub const fn threat_window_of<R: Rules>() -> Option<(i32, i32)> {
 /// scandinavian: -57.4 ± 28.8 (171 games on its openings, H0), and margin 120 (its
 /// network scores about 4x english's) -6.4 ± 16.2 (327 games, stopped); dameo
 /// +13.9 ± 24.4 and croda +15.6 ± 26.6 (400 games each, no decision); boyer-parton
-/// -16.3 ± 16.7 (171 games, H0): off there (README "Selective search").
+/// -16.3 ± 16.7 (171 games, H0): off there (README "Selective search"). Scandinavian
+/// with [`truncation_margin`] on: margin 250 +2.6 ± 15.9 (264 games, stopped): off.
 pub const fn eval_cut_margin(variant: Variant) -> i32 {
     match variant {
         Variant::English => 30,
@@ -99,7 +100,8 @@ pub const IID_REDUCTION: i32 = 4;
 /// at the first node below whose evaluation is within the margin again. 0 turns it off.
 /// english and scandinavian: on, with [`iid_depth`] (the SPRTs there). Scandinavian's
 /// margins are 4x english's: its network scores far wider (model 2 about 4x english's,
-/// model 3 wider still; README "Selective search").
+/// model 3 wider still; README "Selective search"). Against 400 there, 250 lost
+/// (-17.8 ± 16.6, 195 games, H0) and 600 did not win (+6.5 ± 13.0, 479 games, stopped).
 pub const fn truncation_margin(variant: Variant) -> i32 {
     match variant {
         Variant::English => 100,
