@@ -453,6 +453,42 @@ fn gen_resume_and_train_from_the_command_line() {
         out.contains("epoch   2") && out.contains("validation loss"),
         "{out}"
     );
+    // --model-scale writes the same weights with another scale: the same logits in
+    // other units. An out-of-range one is refused.
+    let rescaled = dir.join("m123.nnue");
+    let train_to = |out: &std::path::Path, scale: &str| {
+        dama(&[
+            "train",
+            "-v",
+            "english",
+            "--data",
+            d,
+            "--epochs",
+            "2",
+            "--batch",
+            "64",
+            "--out",
+            out.to_str().unwrap(),
+            "--validation-every",
+            "3",
+            "--model-scale",
+            scale,
+        ])
+    };
+    let (code, out, err) = train_to(&rescaled, "123");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("model scale 123.0"), "{out}");
+    let a = Model::read(&model, "english").unwrap();
+    let b = Model::read(&rescaled, "english").unwrap();
+    assert_eq!(b.net.scale, 123);
+    assert_ne!(a.net.scale, 123);
+    assert_eq!(a.net.w1, b.net.w1);
+    let (code, _, err) = train_to(&dir.join("bad.nnue"), "0");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--model-scale 0 is not in [1, 100000]"),
+        "{err}"
+    );
     let (code, out, err) = dama(&[
         "analyze",
         "-v",

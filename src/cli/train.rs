@@ -14,8 +14,8 @@ Each position's target is lambda * sigmoid(score / scale) + (1 - lambda) * resul
 scale is fitted to the data unless given. One game in --validation-every (by game number)
 is held out; the training and validation losses are printed after every epoch. The same
 data, settings and --seed give the same model, bit for bit, on any number of threads.
-The model file records the variant, the architecture, the scale, the data and this
-command line in its header.
+The model file records the variant, the architecture, the scale (--model-scale if given),
+the data and this command line in its header.
 Example:
   dama train --variant english --data data/english-0.bin --epochs 20 \\
       --out src/eval/models/english.nnue";
@@ -50,6 +50,13 @@ pub struct TrainArgs {
     /// Hundredths of a man per unit of logit (default: fitted to the data).
     #[arg(long)]
     pub scale: Option<f32>,
+    /// The scale written in the model, in hundredths of a man per unit of logit: the
+    /// units of its scores (default: the training scale). The scale fitted to a new
+    /// generation's data grows with the scores of the model that played its games; give
+    /// the previous model's scale to keep the new model's scores, and the search margins
+    /// tuned to them, in the previous model's units.
+    #[arg(long)]
+    pub model_scale: Option<f32>,
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -92,6 +99,11 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
             args.width,
             crate::eval::network::WIDTHS
         ));
+    }
+    if let Some(m) = args.model_scale {
+        if !(1.0..=100_000.0).contains(&m) {
+            return fail(format!("--model-scale {m} is not in [1, 100000]"));
+        }
     }
     if args.epochs == 0 || args.batch == 0 {
         return fail("--epochs and --batch must be positive".into());
@@ -157,9 +169,10 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
             );
         })
     });
-    let net = trained.float.quantize(trained.scale);
+    let model_scale = args.model_scale.unwrap_or(trained.scale);
+    let net = trained.float.quantize(model_scale);
     let (_, valid, _) = crate::learn::train::prepare(&records, &cfg);
-    let qerr = quantization_error(&trained.float, &net, trained.scale, &valid);
+    let qerr = quantization_error(&trained.float, &net, model_scale, &valid);
     let last = trained.epochs.last().copied();
     let names: Vec<String> = args
         .data
@@ -204,8 +217,9 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
         return fail(e);
     }
     println!(
-        "train: scale {:.1}, quantization error {:.2}, model written to {} ({:.0}s)",
+        "train: scale {:.1}, model scale {:.1}, quantization error {:.2}, model written to {} ({:.0}s)",
         trained.scale,
+        model_scale,
         qerr,
         args.out.display(),
         start.elapsed().as_secs_f64()
