@@ -101,7 +101,9 @@ pub const IID_REDUCTION: i32 = 4;
 /// english and scandinavian: on, with [`iid_depth`] (the SPRTs there). Scandinavian's
 /// margins are 4x english's: its network scores far wider (model 2 about 4x english's,
 /// model 3 wider still; README "Selective search"). Against 400 there, 250 lost
-/// (-17.8 ± 16.6, 195 games, H0) and 600 did not win (+6.5 ± 13.0, 479 games, stopped).
+/// (-17.8 ± 16.6, 195 games, H0) and 600 did not win (+6.5 ± 13.0, 479 games, stopped);
+/// a soft band beside it (Cake's second counter: 80 to 400 outside, a quarter ply per
+/// 64) lost too (-22.3 ± 19.0, 203 games, H0).
 pub const fn truncation_margin(variant: Variant) -> i32 {
     match variant {
         Variant::English => 100,
