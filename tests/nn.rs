@@ -12,7 +12,7 @@ use dama::eval::network::{Network, WIDTHS};
 use dama::eval::Evaluation;
 use dama::learn::data::{self, Record, Writer};
 use dama::learn::gen::{play_game, GenConfig};
-use dama::learn::train::{train, FloatNet, TrainConfig};
+use dama::learn::train::{fit_scale_of_records, rescale_each, train, FloatNet, TrainConfig};
 use dama::rules::{BoyerParton, Croda, Dameo, English, Scandinavian};
 use dama::{movegen, Bitboard, Color, Position, Rules};
 use rand::rngs::StdRng;
@@ -284,6 +284,52 @@ fn data_file_resume_drops_the_cut_game() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `rescale_each` puts data sets whose scores are in different units into one: a set
+/// whose scores are twice another's (the same positions and results) comes out with the
+/// same scores, a single set in its own unit is left as it was, and a set put in a
+/// given unit fits that unit afterwards.
+#[test]
+fn rescale_each_puts_every_file_in_one_unit() {
+    let a: Vec<Record> = tiny_data::<English>(16)
+        .into_iter()
+        .filter(|r| r.score.abs() < 10_000)
+        .collect();
+    assert!(a.len() > 200 && a.iter().any(|r| r.score != 0));
+    let doubled: Vec<Record> = a
+        .iter()
+        .map(|r| Record {
+            score: r.score * 2,
+            ..*r
+        })
+        .collect();
+    let sa = fit_scale_of_records(&a, 4);
+    let sb = fit_scale_of_records(&doubled, 4);
+    assert!((sb / sa - 2.0).abs() < 1e-3, "{sa} {sb}");
+
+    let mut sets = vec![a.clone(), doubled];
+    let (scales, unit) = rescale_each(&mut sets, 4, None);
+    assert_eq!(scales, vec![sa, sb]);
+    assert!(unit > sa && unit < sb, "{sa} {unit} {sb}");
+    for (x, y) in sets[0].iter().zip(&sets[1]) {
+        assert!((x.score as i32 - y.score as i32).abs() <= 1, "{x:?} {y:?}");
+        assert_eq!(
+            (x.white, x.black, x.kings, x.result),
+            (y.white, y.black, y.kings, y.result)
+        );
+    }
+
+    let mut alone = vec![a.clone()];
+    let (_, unit) = rescale_each(&mut alone, 4, None);
+    assert_eq!(unit, sa);
+    assert_eq!(alone[0], a);
+
+    let mut given = vec![a.clone()];
+    let (_, unit) = rescale_each(&mut given, 4, Some(3.0 * sa));
+    assert_eq!(unit, 3.0 * sa);
+    let refit = fit_scale_of_records(&given[0], 4);
+    assert!((refit / unit - 1.0).abs() < 0.01, "{refit} {unit}");
+}
+
 #[test]
 fn training_lowers_the_loss_and_is_reproducible() {
     let records = tiny_data::<English>(24);
@@ -483,6 +529,28 @@ fn gen_resume_and_train_from_the_command_line() {
     assert_eq!(b.net.scale, 123);
     assert_ne!(a.net.scale, 123);
     assert_eq!(a.net.w1, b.net.w1);
+    // --scale-each-file fits each file's scale; the same file twice keeps its scores.
+    let (code, _, err) = dama(&[
+        "train",
+        "-v",
+        "english",
+        "--data",
+        d,
+        d,
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--scale-each-file",
+        "--out",
+        dir.join("each.nnue").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err.matches("its scores multiplied by 1.000").count(),
+        2,
+        "{err}"
+    );
     let (code, _, err) = train_to(&dir.join("bad.nnue"), "0");
     assert_eq!(code, 2);
     assert!(

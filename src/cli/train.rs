@@ -3,7 +3,7 @@
 use super::parse_variant;
 use crate::eval::model::Model;
 use crate::learn::data;
-use crate::learn::train::{mirror_symmetric, quantization_error, train, TrainConfig};
+use crate::learn::train::{mirror_symmetric, quantization_error, rescale_each, train, TrainConfig};
 use crate::rules::Rules;
 use crate::variant::Variant;
 use clap::Args;
@@ -79,6 +79,12 @@ pub struct TrainArgs {
     /// A wider layer sees more but is slower to update and evaluate.
     #[arg(long, default_value_t = crate::eval::network::L1)]
     pub width: usize,
+    /// Fit the scale to each data file on its own and put every file's scores in one
+    /// unit (--scale, else the scale fitted to all the files) before training. For files
+    /// played by successive models, whose scores are in different units: without it one
+    /// scale serves them all, and the same score is a different target in each file.
+    #[arg(long)]
+    pub scale_each_file: bool,
     /// Do not add the left-right mirror image of each position (added by default where
     /// the rules are symmetric that way: dameo and croda).
     #[arg(long)]
@@ -120,26 +126,45 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
         accepted.push(other.name());
     }
     let start = Instant::now();
-    let mut records = Vec::new();
+    let mut sets = Vec::new();
     for path in &args.data {
         match data::read_any(path, &accepted) {
             Ok(r) => {
                 eprintln!("train: {} positions from {}", r.len(), path.display());
-                records.extend(r);
+                sets.push(r);
             }
             Err(e) => return fail(e),
         }
     }
-    if records.is_empty() {
+    if sets.iter().all(|s| s.is_empty()) {
         return fail("the data holds no positions".into());
     }
+    let mut scale = args.scale;
+    if args.scale_each_file {
+        if let Some(path) = args.data.iter().zip(&sets).find(|(_, s)| s.is_empty()) {
+            return fail(format!(
+                "--scale-each-file: {} holds no positions",
+                path.0.display()
+            ));
+        }
+        let (scales, unit) = rescale_each(&mut sets, args.validation_every, args.scale);
+        for (path, s) in args.data.iter().zip(&scales) {
+            eprintln!(
+                "train: {}: scale {s:.1}, its scores multiplied by {:.3}",
+                path.display(),
+                unit / s
+            );
+        }
+        scale = Some(unit);
+    }
+    let records: Vec<_> = sets.into_iter().flatten().collect();
     let cfg = TrainConfig {
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
         lr_decay: args.lr_decay,
         lambda: args.lambda,
-        scale: args.scale,
+        scale,
         seed: args.seed,
         validation_every: args.validation_every,
         mirror: !args.no_mirror && mirror_symmetric::<R>(),

@@ -130,11 +130,17 @@ fn sigmoid(x: f32) -> f32 {
 /// The scale (hundredths of a man per logit) for which `sigmoid(score / scale)` best
 /// predicts the results, searched over 20..=2000.
 pub fn fit_scale(samples: &[Sample]) -> f32 {
+    let pairs: Vec<(f32, f32)> = samples.iter().map(|x| (x.score, x.result)).collect();
+    fit_scale_of_pairs(&pairs)
+}
+
+/// [`fit_scale`] on `(score, result)` pairs.
+fn fit_scale_of_pairs(pairs: &[(f32, f32)]) -> f32 {
     let err = |s: f32| -> f64 {
-        samples
+        pairs
             .iter()
-            .map(|x| {
-                let d = sigmoid(x.score / s) - x.result;
+            .map(|&(score, result)| {
+                let d = sigmoid(score / s) - result;
                 (d * d) as f64
             })
             .sum::<f64>()
@@ -150,6 +156,54 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
         }
     }
     (lo + hi) / 2.0
+}
+
+/// Whether `r` is held out for validation (one game in `validation_every`, by number).
+fn held_out(r: &Record, validation_every: u32) -> bool {
+    validation_every > 0 && r.game % validation_every == validation_every - 1
+}
+
+/// The scale fitted to the training records of `records` (those not held out by
+/// `validation_every`), as [`fit_scale`] fits it.
+pub fn fit_scale_of_records(records: &[Record], validation_every: u32) -> f32 {
+    let pairs: Vec<(f32, f32)> = records
+        .iter()
+        .filter(|r| !held_out(r, validation_every))
+        .map(|r| (r.score as f32, r.result as f32 / 2.0))
+        .collect();
+    fit_scale_of_pairs(&pairs)
+}
+
+/// Puts the scores of several data sets in one unit: each set's scale is fitted to its
+/// own training records, and its scores are multiplied by `unit / scale` (rounded, kept
+/// within `i16`), so that a score means the same chance of winning in every set. `unit`
+/// defaults to the scale fitted to all the sets together. Returns each set's fitted
+/// scale and the unit.
+///
+/// For data played by successive models, whose scores are in different units (each
+/// generation's network scores a man higher than the last), one scale fitted to all of
+/// it would make the same score a different target in each set.
+pub fn rescale_each(
+    sets: &mut [Vec<Record>],
+    validation_every: u32,
+    unit: Option<f32>,
+) -> (Vec<f32>, f32) {
+    let scales: Vec<f32> = sets
+        .iter()
+        .map(|set| fit_scale_of_records(set, validation_every))
+        .collect();
+    let unit = unit.unwrap_or_else(|| {
+        let all: Vec<Record> = sets.iter().flatten().copied().collect();
+        fit_scale_of_records(&all, validation_every)
+    });
+    for (set, &scale) in sets.iter_mut().zip(&scales) {
+        let factor = unit / scale;
+        for r in set.iter_mut() {
+            let s = (r.score as f32 * factor).round();
+            r.score = s.clamp(-(i16::MAX as f32), i16::MAX as f32) as i16;
+        }
+    }
+    (scales, unit)
 }
 
 /// The float dense layers of one head (see [`crate::eval::network::Head`]).
@@ -560,8 +614,7 @@ pub fn prepare(records: &[Record], cfg: &TrainConfig) -> (Vec<Sample>, Vec<Sampl
     let mut train = Vec::new();
     let mut valid = Vec::new();
     for r in records {
-        let to_valid =
-            cfg.validation_every > 0 && r.game % cfg.validation_every == cfg.validation_every - 1;
+        let to_valid = held_out(r, cfg.validation_every);
         let set = if to_valid { &mut valid } else { &mut train };
         set.push(Sample::of(r));
         if cfg.mirror {
