@@ -543,3 +543,50 @@ fn sifting_keeps_the_lines_whose_pairs_were_decisive() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The best move of a fresh single-threaded search of `game` to `depth`.
+fn best_at<R: Rules>(game: &dama::game::Game<R>, depth: u32) -> Option<dama::moves::Move> {
+    let mut engine = Engine::<R>::try_new(16, 1).unwrap();
+    engine.new_game();
+    engine.set_game(game.clone());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    engine.search(&limits, 1, &|_| {}).best
+}
+
+#[test]
+fn unstable_lines_are_those_a_shallow_search_gets_wrong() {
+    use dama::play::selection::{candidate, Selection};
+    type E = dama::rules::English;
+    let mut sel = Selection::default_for(Variant::English);
+    sel.depth = 8;
+    sel.margin = (0, 300);
+    let mut engine = Engine::<E>::try_new(16, 1).unwrap();
+    let (mut unstable, mut stable) = (0, 0);
+    for index in 0..400 {
+        sel.unstable = false;
+        let Some(plain) = candidate(&mut engine, &sel, index) else {
+            continue;
+        };
+        let shallow = best_at(&plain.game, 6);
+        let deep = best_at(&plain.game, 8);
+        assert!(deep.is_some());
+        sel.unstable = true;
+        let kept = candidate(&mut engine, &sel, index);
+        // The filter keeps a line exactly when the two searches' best moves differ, and
+        // keeps it as it was.
+        assert_eq!(kept.is_some(), shallow != deep, "candidate {index}");
+        if let Some(k) = kept {
+            assert_eq!(k.line(), plain.line());
+            unstable += 1;
+        } else {
+            stable += 1;
+        }
+        if unstable >= 3 && stable >= 3 {
+            break;
+        }
+    }
+    assert!(unstable >= 3 && stable >= 3, "{unstable} unstable, {stable} stable");
+}

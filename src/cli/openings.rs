@@ -26,6 +26,8 @@ with the score from White's side, the depth and the candidate's number. `dama ma
 Defaults per variant (plies, margin, depth): english 8, 0.30..0.90, 14; scandinavian 8,
 1.10..3.30, 12 (its network scores a man at several units); boyer-parton 8, 0.40..1.20, 12;
 dameo and croda 8, 0.10..0.40, 9.
+With --unstable only lines whose best move by a depth-6 search differs from the --depth
+search's are kept: positions where a shallow look goes wrong (the header records it).
 The lines are rated by the variant's default evaluation, or by --evaluation (classic, nn
 or a model file), which the first line then names: the margin holds for that evaluation
 (a file rated by an earlier evaluation stays what it was when the default changes).
@@ -83,6 +85,10 @@ pub struct OpeningsArgs {
     /// file (default: the variant's default). Given, the file's first line names it.
     #[arg(long)]
     pub evaluation: Option<String>,
+    /// Keep only lines whose best move by a depth-6 search differs from the --depth
+    /// search's (positions where a shallow look goes wrong). Recorded in the header.
+    #[arg(long)]
+    pub unstable: bool,
 }
 
 /// Reads `LO..HI` in men into hundredths of a man.
@@ -121,6 +127,9 @@ fn header(variant: Variant, sel: &Selection) -> String {
     if let Some(e) = &sel.evaluation {
         h.push_str(&format!(" evaluation={e}"));
     }
+    if sel.unstable {
+        h.push_str(" unstable");
+    }
     h
 }
 
@@ -157,6 +166,7 @@ fn openings<R: Rules>(args: &OpeningsArgs) -> Result<(), String> {
         seed: args.seed,
         candidates: args.candidates,
         evaluation: args.evaluation.clone(),
+        unstable: args.unstable,
     };
     let head = header(args.variant, &sel);
     let existing = std::fs::read_to_string(&args.out).unwrap_or_default();

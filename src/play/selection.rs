@@ -51,6 +51,10 @@ pub struct Selection {
     /// margin holds for the evaluation that rated it, so its header names one given here
     /// ([`header_evaluation`]).
     pub evaluation: Option<String>,
+    /// Keep only lines whose best move by the shallow search (depth 6, or `depth` when
+    /// less) differs from the deep search's: positions where a shallow look goes wrong,
+    /// which a stronger engine is likelier to play right.
+    pub unstable: bool,
 }
 
 impl Selection {
@@ -78,6 +82,7 @@ impl Selection {
             seed: 1,
             candidates: 200_000,
             evaluation: None,
+            unstable: false,
         }
     }
 }
@@ -147,16 +152,19 @@ pub fn candidate<R: Rules>(
             ..Default::default()
         };
         let r = engine.search(&limits, 1, &|_| {});
-        r.lines.first().map(|l| l.score)
+        r.lines.first().map(|l| (l.score, r.best))
     };
     // A shallow search first: most random lines are far from the margin.
-    let shallow = score(engine, sel.depth.min(6))?;
+    let (shallow, shallow_best) = score(engine, sel.depth.min(6))?;
     let slack = (sel.margin.1 - sel.margin.0).max(20);
     if shallow.abs() + slack < sel.margin.0 || shallow.abs() > sel.margin.1 + slack {
         return None;
     }
-    let deep = score(engine, sel.depth)?;
+    let (deep, deep_best) = score(engine, sel.depth)?;
     if win_in(deep).is_some() || !inside(deep) {
+        return None;
+    }
+    if sel.unstable && shallow_best == deep_best {
         return None;
     }
     let white_score = if game.position().side() == Color::White {
