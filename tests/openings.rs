@@ -588,5 +588,8 @@ fn unstable_lines_are_those_a_shallow_search_gets_wrong() {
             break;
         }
     }
-    assert!(unstable >= 3 && stable >= 3, "{unstable} unstable, {stable} stable");
+    assert!(
+        unstable >= 3 && stable >= 3,
+        "{unstable} unstable, {stable} stable"
+    );
 }
