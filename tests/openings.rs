@@ -2,7 +2,8 @@
 //! lines reach distinct positions within its margin by a shallow search; damaged files and
 //! files of another variant are refused by line; a match plays each line twice with the
 //! colours swapped; `dama openings` writes, refuses and resumes files; the english ballots
-//! file is the ACF list less its barred ballots.
+//! file is the ACF list less its barred ballots; `--sift` and `--unstable` keep exactly the
+//! lines they say.
 
 mod common;
 
