@@ -359,6 +359,14 @@ fn the_openings_command_writes_refuses_and_resumes() {
     let (code, _, err) = dama(&missing);
     assert_eq!(code, 2);
     assert!(err.contains("nonexistent"), "{err}");
+    // --unstable with a depth no deeper than its shallow search: refused at once.
+    let mut shallow = args("2");
+    let last = shallow.len() - 1;
+    shallow[last] = rated.to_str().unwrap();
+    shallow.push("--unstable");
+    let (code, _, err) = dama(&shallow);
+    assert_eq!(code, 2);
+    assert!(err.contains("--depth must be above 6, not 6"), "{err}");
     // A margin that runs backwards.
     let (code, _, err) = dama(&[
         "openings",

@@ -168,6 +168,13 @@ fn openings<R: Rules>(args: &OpeningsArgs) -> Result<(), String> {
         evaluation: args.evaluation.clone(),
         unstable: args.unstable,
     };
+    if sel.unstable && sel.depth <= 6 {
+        return Err(format!(
+            "--unstable compares a depth-6 search with the --depth one, so --depth must be \
+             above 6, not {}",
+            sel.depth
+        ));
+    }
     let head = header(args.variant, &sel);
     let existing = std::fs::read_to_string(&args.out).unwrap_or_default();
     let mut known = HashSet::new();

@@ -51,9 +51,10 @@ pub struct Selection {
     /// margin holds for the evaluation that rated it, so its header names one given here
     /// ([`header_evaluation`]).
     pub evaluation: Option<String>,
-    /// Keep only lines whose best move by the shallow search (depth 6, or `depth` when
-    /// less) differs from the deep search's: positions where a shallow look goes wrong,
-    /// which a stronger engine is likelier to play right.
+    /// Keep only lines whose best move by the shallow search (depth 6) differs from the
+    /// deep search's: positions where a shallow look goes wrong, which a stronger engine
+    /// is likelier to play right. Meant for `depth` above 6 (at 6 or less the two
+    /// searches are one, and no line passes; `dama openings` refuses that).
     pub unstable: bool,
 }
 
