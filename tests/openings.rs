@@ -568,7 +568,7 @@ fn best_at<R: Rules>(game: &dama::game::Game<R>, depth: u32) -> Option<dama::mov
 
 #[test]
 fn unstable_lines_are_those_a_shallow_search_gets_wrong() {
-    use dama::play::selection::{candidate, Selection};
+    use dama::play::selection::{candidate, Selection, SHALLOW_DEPTH};
     type E = dama::rules::English;
     let mut sel = Selection::default_for(Variant::English);
     sel.depth = 8;
@@ -580,7 +580,7 @@ fn unstable_lines_are_those_a_shallow_search_gets_wrong() {
         let Some(plain) = candidate(&mut engine, &sel, index) else {
             continue;
         };
-        let shallow = best_at(&plain.game, 6);
+        let shallow = best_at(&plain.game, SHALLOW_DEPTH);
         let deep = best_at(&plain.game, 8);
         assert!(deep.is_some());
         sel.unstable = true;

@@ -5,7 +5,7 @@ use crate::atomic_file::Appender;
 use crate::cli::progress::Progress;
 use crate::play::line_outcome::line_outcomes;
 use crate::play::opening::{is_opening_line, opening_game, read_openings};
-use crate::play::selection::{candidate_of, select, Chosen, Selection};
+use crate::play::selection::{candidate_of, select, Chosen, Selection, SHALLOW_DEPTH};
 use crate::rules::Rules;
 use crate::types::Score;
 use crate::variant::Variant;
@@ -168,10 +168,10 @@ fn openings<R: Rules>(args: &OpeningsArgs) -> Result<(), String> {
         evaluation: args.evaluation.clone(),
         unstable: args.unstable,
     };
-    if sel.unstable && sel.depth <= 6 {
+    if sel.unstable && sel.depth <= SHALLOW_DEPTH {
         return Err(format!(
-            "--unstable compares a depth-6 search with the --depth one, so --depth must be \
-             above 6, not {}",
+            "--unstable compares a depth-{SHALLOW_DEPTH} search with the --depth one, so \
+             --depth must be above {SHALLOW_DEPTH}, not {}",
             sel.depth
         ));
     }

@@ -31,6 +31,11 @@ use rand::SeedableRng;
 use std::collections::HashSet;
 use std::sync::Mutex;
 
+/// Depth of the shallow search that every candidate gets first (the deep one, when
+/// `depth` is less): it drops lines far from the margin, and `unstable` compares its best
+/// move with the deep search's.
+pub const SHALLOW_DEPTH: u32 = 6;
+
 /// How the openings are chosen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Selection {
@@ -51,10 +56,11 @@ pub struct Selection {
     /// margin holds for the evaluation that rated it, so its header names one given here
     /// ([`header_evaluation`]).
     pub evaluation: Option<String>,
-    /// Keep only lines whose best move by the shallow search (depth 6) differs from the
-    /// deep search's: positions where a shallow look goes wrong, which a stronger engine
-    /// is likelier to play right. Meant for `depth` above 6 (at 6 or less the two
-    /// searches are one, and no line passes; `dama openings` refuses that).
+    /// Keep only lines whose best move by the shallow search ([`SHALLOW_DEPTH`]) differs
+    /// from the deep search's: positions where a shallow look goes wrong, which a stronger
+    /// engine is likelier to play right. Meant for `depth` above [`SHALLOW_DEPTH`] (at or
+    /// below it the two searches are one, and no line passes; `dama openings` refuses
+    /// that).
     pub unstable: bool,
 }
 
@@ -156,7 +162,7 @@ pub fn candidate<R: Rules>(
         r.lines.first().map(|l| (l.score, r.best))
     };
     // A shallow search first: most random lines are far from the margin.
-    let (shallow, shallow_best) = score(engine, sel.depth.min(6))?;
+    let (shallow, shallow_best) = score(engine, sel.depth.min(SHALLOW_DEPTH))?;
     let slack = (sel.margin.1 - sel.margin.0).max(20);
     if shallow.abs() + slack < sel.margin.0 || shallow.abs() > sel.margin.1 + slack {
         return None;
