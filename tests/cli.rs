@@ -1,8 +1,10 @@
-//! The `dama` binary: perft output format, divide order, thread independence, errors.
+//! The `dama` binary: perft output format, divide order, thread independence, errors, a
+//! closed standard output.
 
 mod common;
 
-use common::bin::dama;
+use common::bin::{command, dama};
+use std::process::Stdio;
 
 /// The `key=value` fields of perft's last line.
 fn last_line_fields(stdout: &str) -> Vec<(String, String)> {
@@ -154,4 +156,27 @@ fn help_explains_variants_and_fen() {
     }
     let (_, out, _) = dama(&["perft", "--help"]);
     assert!(out.contains("Examples:"));
+}
+
+/// `dama analyze ... | head -1`: output closed by its reader ends the run quietly with
+/// the status of a broken pipe (141), not a panic and its backtrace. The pipe is closed
+/// before the first line is written, so every write fails.
+#[test]
+fn a_closed_standard_output_ends_the_run_quietly() {
+    for args in [
+        &["analyze", "--variant", "english", "--depth", "6"][..],
+        &["analyze", "--variant", "dameo", "--depth", "4"][..],
+    ] {
+        let mut child = command()
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start dama");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait for dama");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
+    }
 }

@@ -117,8 +117,30 @@ pub(crate) fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse()
 }
 
+/// The exit status of a process whose standard output was closed under it: 128 plus
+/// SIGPIPE (13), as a shell reports a Unix tool stopped by the signal.
+pub const BROKEN_PIPE_STATUS: i32 = 141;
+
+/// Makes a standard output or error closed by the reader (`dama perft ... | head -1`, a
+/// GUI that quits) end the process at once with [`BROKEN_PIPE_STATUS`], as Unix tools
+/// do, instead of a panic and its backtrace. Only the panic that `print!` raises on a
+/// broken pipe is taken; every other panic goes to the hook that was there before.
+fn exit_quietly_on_broken_pipe() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info.to_string();
+        let printing = text.contains("failed printing to stdout")
+            || text.contains("failed printing to stderr");
+        if printing && (text.contains("Broken pipe") || text.contains("os error 32")) {
+            std::process::exit(BROKEN_PIPE_STATUS);
+        }
+        previous(info);
+    }));
+}
+
 /// Parses the arguments, runs the command and returns the process exit code.
 pub fn run() -> i32 {
+    exit_quietly_on_broken_pipe();
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Hub) {
         Command::Hub => crate::protocol::run_stdio(),
