@@ -121,10 +121,11 @@ pub(crate) fn parse_variant(s: &str) -> Result<Variant, String> {
 /// SIGPIPE (13), as a shell reports a Unix tool stopped by the signal.
 pub const BROKEN_PIPE_STATUS: i32 = 141;
 
-/// Makes a standard output or error closed by the reader (`dama perft ... | head -1`, a
-/// GUI that quits) end the process at once with [`BROKEN_PIPE_STATUS`], as Unix tools
-/// do, instead of a panic and its backtrace. Only the panic that `print!` raises on a
-/// broken pipe is taken; every other panic goes to the hook that was there before.
+/// Makes a standard output or error closed by the reader (`dama analyze ... | head -1`)
+/// end the process at once with [`BROKEN_PIPE_STATUS`], as Unix tools do, instead of a
+/// panic and its backtrace. Only the panic that `print!` raises on a broken pipe is
+/// taken; every other panic goes to the hook that was there before. Writers that ignore
+/// their errors (perft's lines, the Hub protocol's) never raise it.
 fn exit_quietly_on_broken_pipe() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
