@@ -12,7 +12,9 @@ use dama::eval::network::{Network, WIDTHS};
 use dama::eval::Evaluation;
 use dama::learn::data::{self, Record, Writer};
 use dama::learn::gen::{play_game, GenConfig};
-use dama::learn::train::{fit_scale_of_records, rescale_each, train, FloatNet, TrainConfig};
+use dama::learn::train::{
+    fit_scale_of_records, rescale_each, thin_endgames, train, FloatNet, TrainConfig,
+};
 use dama::rules::{BoyerParton, Croda, Dameo, English, Scandinavian};
 use dama::{movegen, Bitboard, Color, Position, Rules};
 use rand::rngs::StdRng;
@@ -245,6 +247,54 @@ fn generated_games_are_reproducible_and_quiet() {
     }
 }
 
+/// `dama train --thin-endgames N:K`: every position with more than N pieces is kept, in
+/// order; of those with N or fewer about one in K is kept, the same ones every time.
+#[test]
+fn thinning_keeps_the_middlegame_and_one_ending_in_k() {
+    let records = tiny_data::<Scandinavian>(8);
+    let pieces = |r: &Record| (r.white | r.black).count_ones();
+    let few = |r: &Record| pieces(r) <= 12;
+    let endings = records.iter().filter(|r| few(r)).count();
+    assert!(endings > 200, "{endings} endings: too few to test");
+    let mut thinned = records.clone();
+    let dropped = thin_endgames(&mut thinned, 12, 4);
+    assert_eq!(thinned.len() + dropped, records.len());
+    // The rest unchanged and in order.
+    let rest = |v: &[Record]| v.iter().filter(|r| !few(r)).copied().collect::<Vec<_>>();
+    assert_eq!(rest(&thinned), rest(&records));
+    // About one ending in four kept (a hash, so not exactly), each one from the data.
+    let kept = thinned.iter().filter(|r| few(r)).count();
+    assert_eq!(kept, endings - dropped);
+    assert!(
+        kept * 8 > endings && kept * 8 < endings * 3,
+        "{kept} of {endings}"
+    );
+    assert!(thinned.iter().all(|r| records.contains(r)));
+    // The same records every time; K = 1 keeps all.
+    let mut again = records.clone();
+    thin_endgames(&mut again, 12, 4);
+    assert_eq!(again, thinned);
+    let mut all = records.clone();
+    assert_eq!(thin_endgames(&mut all, 12, 1), 0);
+    assert_eq!(all, records);
+    // A bad N:K is refused with the form it wants.
+    for bad in ["5", "5:0", "0:8", "x:8", "65:2"] {
+        let (code, _, err) = dama(&[
+            "train",
+            "-v",
+            "english",
+            "--data",
+            "none.bin",
+            "--out",
+            "none.nnue",
+            "--thin-endgames",
+            bad,
+        ]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("is not N:K"), "{bad}: {err}");
+    }
+}
+
 #[test]
 fn data_file_resume_drops_the_cut_game() {
     let records = tiny_data::<Scandinavian>(3);
@@ -459,11 +509,13 @@ fn gen_resume_and_train_from_the_command_line() {
         "1",
     ]);
     assert_eq!(code, 0, "{err}");
-    let mut a = resumed.clone();
-    let mut b = data::read(&fresh, "english").unwrap();
-    a.sort_by_key(|r| r.game);
-    b.sort_by_key(|r| r.game);
-    assert_eq!(a, b);
+    // Games are written in order of their numbers whatever the threads' timing, so the
+    // run on two threads, cut and resumed, is byte for byte the run on one.
+    assert_eq!(resumed, data::read(&fresh, "english").unwrap());
+    assert_eq!(
+        std::fs::read(&data).unwrap(),
+        std::fs::read(&fresh).unwrap()
+    );
     // Other settings are refused.
     let (code, _, err) = gen("6", &["--resume", "--seed", "9"]);
     assert_eq!(code, 2);
@@ -625,9 +677,93 @@ fn gen_interrupted_by_sigint_resumes() {
     let after = data::read(&data, "english").unwrap();
     assert!(after.len() > before.len());
     let mut games: Vec<u32> = after.iter().map(|r| r.game).collect();
-    games.sort_unstable();
+    assert!(games.is_sorted(), "games written out of order");
     games.dedup();
     assert_eq!(games, (0..120).collect::<Vec<u32>>());
+    // Interrupted and resumed, the file is byte for byte one uninterrupted run.
+    let fresh = dir.join("e.bin");
+    let (code, _, err) = dama(&[
+        "gen",
+        "-v",
+        "english",
+        "--games",
+        "120",
+        "--nodes",
+        "300",
+        "--out",
+        fresh.to_str().unwrap(),
+        "-t",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read(&data).unwrap(),
+        std::fs::read(&fresh).unwrap()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `dama gen --egdb-pieces N`: no position the databases hold is written (each game ends
+/// there, with their value as its result), while the same run without them writes such
+/// positions; a file is resumed only with the same databases, and databases that are
+/// not complete to N pieces are refused.
+#[test]
+fn gen_ends_games_in_the_endgame_databases() {
+    let dir = std::env::temp_dir().join(format!("dama-gen-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("egdb");
+    let db = db.to_str().unwrap();
+    let (code, _, err) = dama(&["egdb", "build", "-v", "english", "-p", "4", "--dir", db]);
+    assert_eq!(code, 0, "{err}");
+    let gen = |out: &str, extra: &[&str]| {
+        let out = dir.join(out);
+        let mut a = vec![
+            "gen",
+            "-v",
+            "english",
+            "--games",
+            "12",
+            "--nodes",
+            "300",
+            "-t",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        let (code, _, err) = dama(&a);
+        (code, err, out)
+    };
+    let pieces = |r: &Record| (r.white | r.black).count_ones();
+    let (code, err, plain) = gen("plain.bin", &[]);
+    assert_eq!(code, 0, "{err}");
+    let plain = data::read(&plain, "english").unwrap();
+    assert!(
+        plain.iter().any(|r| pieces(r) <= 4),
+        "no ending of 4 pieces"
+    );
+    let (code, err, ended) = gen("egdb.bin", &["--egdb-pieces", "4", "--egdb-dir", db]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("egdb"), "{err}");
+    let ended_records = data::read(&ended, "english").unwrap();
+    assert!(ended_records.iter().all(|r| pieces(r) > 4));
+    assert!(ended_records.len() < plain.len());
+    let mut games: Vec<u32> = ended_records.iter().map(|r| r.game).collect();
+    games.dedup();
+    assert_eq!(games, (0..12).collect::<Vec<u32>>());
+    // Resumed without the databases (or with others) it is refused.
+    for extra in [
+        &["--resume"][..],
+        &["--resume", "--egdb-pieces", "3", "--egdb-dir", db],
+    ] {
+        let (code, err, _) = gen("egdb.bin", extra);
+        assert_eq!(code, 2, "{extra:?}");
+        assert!(err.contains("other endgame databases"), "{err}");
+    }
+    let (code, err, _) = gen("more.bin", &["--egdb-pieces", "5", "--egdb-dir", db]);
+    assert_eq!(code, 2);
+    assert!(err.contains("complete to 4 pieces only"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

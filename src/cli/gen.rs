@@ -13,10 +13,13 @@ pub(super) const GEN_HELP: &str = "\
 Every game starts from a random balanced opening of its own (the seed and the game's
 number choose it) and is played by dama against itself at --nodes or --depth per move.
 Every quiet position (no capture pending) is written with the search's score and the
-game's result; the format is documented in src/learn/data.rs. Each game is appended and
-flushed as soon as it ends, so a killed run loses at most the games in progress. Ctrl-C
+game's result; the format is documented in src/learn/data.rs. The games are written in
+the order of their numbers, each appended and flushed as soon as the games before it are,
+so the same command makes the same file byte for byte on any number of threads, and a
+killed run loses only the games in progress or waiting for an earlier one. Ctrl-C
 (SIGINT, SIGTERM) lets the games in progress finish and be written, then exits with code
-130 (a second Ctrl-C exits at once). Run the same command with --resume to finish.
+130 (a second Ctrl-C exits at once). Run the same command with --resume to finish: the
+finished file is the same as an uninterrupted run's.
 --shard K/N splits one run over N machines: each plays the games whose number leaves K-1
 when divided by N, so the shards are disjoint and together are the unsharded run, game
 for game; `dama train --data` takes all their files (README: a GNU parallel line and a
@@ -59,6 +62,17 @@ pub struct GenArgs {
     /// a model file.
     #[arg(long, default_value = "classic")]
     pub evaluation: String,
+    /// End each game at the first position (no capture pending) with at most this many
+    /// pieces, with the endgame databases' value as its result, and search with them
+    /// (0: no databases; the games are played out to their end). Every slice up to N
+    /// pieces must be built (`dama egdb build`). Self-play games otherwise spend most of
+    /// their positions on endings of a few pieces, and draw many won ones.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=8))]
+    pub egdb_pieces: u32,
+    /// Directory of the endgame databases (default: $DAMA_EGDB_DIR, else
+    /// ~/.local/share/dama/egdb; see `dama egdb --help`).
+    #[arg(long)]
+    pub egdb_dir: Option<std::path::PathBuf>,
     /// The data file to write.
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -138,7 +152,36 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
         depth: args.depth.unwrap_or(0),
         opening_plies: args.opening_plies.min(u16::MAX as usize) as u16,
         max_plies: args.max_plies.min(u16::MAX as usize) as u16,
-        evaluation: crate::learn::data::RunInfo::fingerprint(&args.evaluation),
+        // The databases change the games, so a file is resumed only with the same ones.
+        evaluation: crate::learn::data::RunInfo::fingerprint(&if args.egdb_pieces > 0 {
+            format!("{} egdb {}", args.evaluation, args.egdb_pieces)
+        } else {
+            args.evaluation.clone()
+        }),
+    };
+    let egdb = if args.egdb_pieces > 0 {
+        let dir = args
+            .egdb_dir
+            .clone()
+            .unwrap_or_else(crate::egdb::default_dir);
+        let mut tables = crate::egdb::Tables::<R>::open(&dir);
+        if tables.complete_pieces() < args.egdb_pieces {
+            return fail(format!(
+                "--egdb-pieces {}: the {} databases in {} are complete to {} pieces only \
+                 (build them with: dama egdb build --variant {} --pieces {})",
+                args.egdb_pieces,
+                R::NAME,
+                dir.display(),
+                tables.complete_pieces(),
+                R::NAME,
+                args.egdb_pieces
+            ));
+        }
+        tables.set_probe_pieces(args.egdb_pieces);
+        eprintln!("gen: egdb {} in {}", tables.summary(), dir.display());
+        Some(std::sync::Arc::new(tables))
+    } else {
+        None
     };
     let (mut writer, done) = if args.resume && args.out.exists() {
         match Writer::resume(&args.out, R::NAME, &info) {
@@ -199,7 +242,15 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
     if let Err(e) = super::matches::catch_signals(&stop) {
         return fail(e);
     }
-    let result = run::<R>(&cfg, &todo, threads, &mut writer, &progress, &stop);
+    let result = run::<R>(
+        &cfg,
+        &todo,
+        threads,
+        &mut writer,
+        egdb.as_ref(),
+        &progress,
+        &stop,
+    );
     bar.finish();
     match result {
         Ok(positions) if stop.load(std::sync::atomic::Ordering::Relaxed) => {

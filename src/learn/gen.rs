@@ -4,6 +4,7 @@
 //! itself at a fixed node or depth limit; every quiet position (no capture pending) is
 //! written with the search's score and the game's result.
 
+use crate::egdb::{Tables, Value};
 use crate::engine::time::Limits;
 use crate::engine::Engine;
 use crate::eval::Evaluation;
@@ -34,7 +35,9 @@ pub struct GenConfig {
     pub evaluation: Evaluation,
 }
 
-/// Plays game `index` and returns its records (quiet positions after the opening).
+/// Plays game `index` and returns its records (quiet positions after the opening). When
+/// `engine` has endgame databases, the game ends at the first position they hold (no
+/// capture pending), and their value is its result; that position is not written.
 pub fn play_game<R: Rules>(engine: &mut Engine<R>, cfg: &GenConfig, index: u32) -> Vec<Record> {
     let mut game = opening::for_game(engine, cfg.opening_plies, cfg.seed, index);
     engine.new_game();
@@ -50,6 +53,19 @@ pub fn play_game<R: Rules>(engine: &mut Engine<R>, cfg: &GenConfig, index: u32) 
         }
         if game.moves().len() - start_ply >= cfg.max_plies {
             break 1;
+        }
+        // With endgame databases the game ends where they know the position, with
+        // their value as its result (`dama gen --egdb-pieces`).
+        if let Some(v) = engine.egdb().and_then(|t| t.probe(game.position())) {
+            let mover: u8 = match v {
+                Value::Win(_) => 2,
+                Value::Draw => 1,
+                Value::Loss(_) => 0,
+            };
+            break match game.position().side() {
+                Color::White => mover,
+                Color::Black => 2 - mover,
+            };
         }
         engine.set_game(game.clone());
         let r = engine.search(&cfg.limits, 1, &|_| {});
@@ -73,28 +89,73 @@ pub fn play_game<R: Rules>(engine: &mut Engine<R>, cfg: &GenConfig, index: u32) 
         .collect()
 }
 
-/// Plays the games of `todo` on `threads` threads and appends each to `writer` as soon
-/// as it ends. `progress` sees (games done in this run, positions written) after every
-/// game. Returns the number of positions written, or the first write error.
+/// The finished games not yet written: a game is written only when every game before it
+/// in `todo` is, so that the file holds its games in order whatever the threads' timing,
+/// and a remade file (or one stopped and resumed) is byte for byte the same.
+struct Output<'a> {
+    writer: &'a mut Writer,
+    /// Games finished in this run (written or held).
+    finished: usize,
+    /// Positions written.
+    positions: usize,
+    /// The index into `todo` of the next game to write.
+    next: usize,
+    /// Finished games after `next`, by index into `todo`.
+    held: std::collections::BTreeMap<usize, Vec<Record>>,
+    error: Option<String>,
+}
+
+impl Output<'_> {
+    /// Takes game `i`'s records and writes every game now in order.
+    fn finish(&mut self, i: usize, records: Vec<Record>) -> Result<(), String> {
+        self.finished += 1;
+        self.held.insert(i, records);
+        while let Some(records) = self.held.remove(&self.next) {
+            self.writer
+                .write_game(&records)
+                .map_err(|e| format!("writing the data: {e}"))?;
+            self.positions += records.len();
+            self.next += 1;
+        }
+        Ok(())
+    }
+}
+
+/// Plays the games of `todo` on `threads` threads (searching with the endgame databases
+/// `egdb`, and ending each game where they know it) and appends them to `writer` in the
+/// order of `todo`, each as soon as the games before it are written. `progress` sees
+/// (games finished in this run, positions written) after every game. Returns the number
+/// of positions written, or the first write error. When `stop` is set the games in
+/// progress finish, and those that would be out of order are not written (`--resume`
+/// plays them again), so that the file stays in order.
 pub fn run<R: Rules>(
     cfg: &GenConfig,
     todo: &[u32],
     threads: usize,
     writer: &mut Writer,
+    egdb: Option<&std::sync::Arc<Tables<R>>>,
     progress: &(dyn Fn(usize, usize) + Sync),
     stop: &std::sync::atomic::AtomicBool,
 ) -> Result<usize, String> {
     use crate::play::pool::{self, Flow};
     use std::sync::atomic::Ordering;
     use std::sync::Mutex;
-    let out = Mutex::new((writer, 0usize, 0usize, None::<String>));
+    let out = Mutex::new(Output {
+        writer,
+        finished: 0,
+        positions: 0,
+        next: 0,
+        held: Default::default(),
+        error: None,
+    });
     let engine = || match Engine::<R>::try_new(16, 1) {
         Ok(mut e) => {
             e.set_evaluation(cfg.evaluation.clone());
+            e.set_egdb(egdb.cloned());
             Some(e)
         }
         Err(e) => {
-            out.lock().expect("writer").3.get_or_insert(e);
+            out.lock().expect("writer").error.get_or_insert(e);
             None
         }
     };
@@ -104,21 +165,19 @@ pub fn run<R: Rules>(
         }
         let records = play_game(engine, cfg, todo[i]);
         let mut o = out.lock().expect("writer");
-        if o.3.is_some() {
+        if o.error.is_some() {
             return Flow::Stop;
         }
-        if let Err(e) = o.0.write_game(&records) {
-            o.3 = Some(format!("writing the data: {e}"));
+        if let Err(e) = o.finish(i, records) {
+            o.error = Some(e);
             return Flow::Stop;
         }
-        o.1 += 1;
-        o.2 += records.len();
-        progress(o.1, o.2);
+        progress(o.finished, o.positions);
         Flow::Next
     });
-    let (_, _, positions, err) = out.into_inner().expect("writer");
-    match err {
+    let o = out.into_inner().expect("writer");
+    match o.error {
         Some(e) => Err(e),
-        None => Ok(positions),
+        None => Ok(o.positions),
     }
 }

@@ -206,6 +206,39 @@ pub fn rescale_each(
     (scales, unit)
 }
 
+/// Thins the endings of a data set: of the records with at most `pieces` pieces on the
+/// board, keeps one in `keep_one_in`, chosen by a hash of the record (so the same data
+/// always keep the same records); every other record is kept, in order. Returns how many
+/// were dropped.
+///
+/// Self-play games that reach an ending of a few kings play it out to the draw rule, and
+/// the same few endings recur from game to game: in scandinavian 70 % of `dama gen`'s
+/// positions have 5 pieces or fewer, so most of the training would go to them.
+pub fn thin_endgames(records: &mut Vec<Record>, pieces: u32, keep_one_in: u32) -> usize {
+    let before = records.len();
+    if keep_one_in > 1 {
+        records.retain(|r| {
+            (r.white | r.black).count_ones() > pieces
+                || record_hash(r).is_multiple_of(keep_one_in as u64)
+        });
+    }
+    before - records.len()
+}
+
+/// A hash of every field of a record but its score (splitmix64 steps).
+fn record_hash(r: &Record) -> u64 {
+    let mix = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let side = matches!(r.side, crate::types::Color::Black) as u64;
+    let tail = (r.game as u64) << 16 | (r.result as u64) << 1 | side;
+    [r.white, r.black, r.kings, tail]
+        .iter()
+        .fold(0x9E37_79B9_7F4A_7C15, |h, &x| mix(h ^ x))
+}
+
 /// The float dense layers of one head (see [`crate::eval::network::Head`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatHead {
