@@ -642,11 +642,18 @@ fn gen_interrupted_by_sigint_resumes() {
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("d.bin");
     let d = data.to_str().unwrap().to_string();
-    let args = [
-        "gen", "-v", "english", "--games", "120", "--nodes", "300", "--out", &d, "-t", "2",
-    ];
+    // One run's arguments, written to `out`.
+    let args = |out: &str| {
+        [
+            "gen", "-v", "english", "--games", "120", "--nodes", "300", "-t", "2", "--out",
+        ]
+        .map(String::from)
+        .into_iter()
+        .chain([out.to_string()])
+        .collect::<Vec<String>>()
+    };
     let child = common::bin::command()
-        .args(args)
+        .args(args(&d))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -669,10 +676,9 @@ fn gen_interrupted_by_sigint_resumes() {
     let len = std::fs::metadata(&data).unwrap().len();
     assert_eq!((len - 64) % 32, 0, "only whole records");
     let before = data::read(&data, "english").unwrap();
-    let (code, _, err) = dama(&[
-        "gen", "-v", "english", "--games", "120", "--nodes", "300", "--out", &d, "-t", "2",
-        "--resume",
-    ]);
+    let mut resume = args(&d);
+    resume.push("--resume".into());
+    let (code, _, err) = dama(&resume.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(code, 0, "{err}");
     let after = data::read(&data, "english").unwrap();
     assert!(after.len() > before.len());
@@ -682,19 +688,8 @@ fn gen_interrupted_by_sigint_resumes() {
     assert_eq!(games, (0..120).collect::<Vec<u32>>());
     // Interrupted and resumed, the file is byte for byte one uninterrupted run.
     let fresh = dir.join("e.bin");
-    let (code, _, err) = dama(&[
-        "gen",
-        "-v",
-        "english",
-        "--games",
-        "120",
-        "--nodes",
-        "300",
-        "--out",
-        fresh.to_str().unwrap(),
-        "-t",
-        "2",
-    ]);
+    let fresh_args = args(fresh.to_str().unwrap());
+    let (code, _, err) = dama(&fresh_args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         std::fs::read(&data).unwrap(),
