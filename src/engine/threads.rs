@@ -2,7 +2,7 @@
 //! flag. The main thread (id 0) reports and its last completed iteration is played;
 //! helpers fill the table. Node counts are summed over all threads.
 
-use crate::engine::search::{Info, SearchResult, Shared, Worker};
+use crate::engine::search::{settings, Info, SearchResult, Shared, Worker};
 use crate::engine::time::{Limits, TimeManager};
 use crate::engine::tt::TranspositionTable;
 use crate::eval::Evaluation;
@@ -42,7 +42,7 @@ pub fn search<R: Rules>(
     report: &(dyn Fn(&Info) + Sync),
 ) -> SearchResult {
     let start = Instant::now();
-    let time = TimeManager::new(limits, start);
+    let time = TimeManager::with_clock_moves(limits, start, settings::clock_moves_of::<R>());
     tt.new_search();
     shared.nodes.store(0, Ordering::Relaxed);
     shared.egdb_hits.store(0, Ordering::Relaxed);

@@ -53,9 +53,21 @@ pub struct TimeManager {
     fixed: bool,
 }
 
+/// The moves a clock without moves to go is shared over, unless the variant says
+/// otherwise (`settings::clock_moves`).
+pub const CLOCK_MOVES: u32 = 30;
+
 impl TimeManager {
-    /// Deadlines for `limits`, counted from `start`.
+    /// Deadlines for `limits`, counted from `start`, a clock without moves to go shared
+    /// over [`CLOCK_MOVES`] moves.
     pub fn new(limits: &Limits, start: Instant) -> TimeManager {
+        TimeManager::with_clock_moves(limits, start, CLOCK_MOVES)
+    }
+
+    /// Deadlines for `limits`, counted from `start`; a clock without moves to go plans
+    /// each move as if `clock_moves` moves (1 to 50) were left, plus three quarters of
+    /// the increment.
+    pub fn with_clock_moves(limits: &Limits, start: Instant, clock_moves: u32) -> TimeManager {
         if limits.infinite {
             return TimeManager {
                 start,
@@ -75,7 +87,7 @@ impl TimeManager {
         }
         if let Some(left) = limits.time {
             let inc = limits.increment.unwrap_or_default();
-            let mtg = limits.moves_to_go.unwrap_or(30).clamp(1, 50);
+            let mtg = limits.moves_to_go.unwrap_or(clock_moves).clamp(1, 50);
             // Never plan to use more than what is left minus a safety margin.
             let margin = OVERHEAD * 2 + LAG + left / 20;
             let usable = left.saturating_sub(margin);
@@ -254,6 +266,25 @@ mod tests {
             Some(Duration::from_millis(95))
         );
         assert!(!TimeManager::new(&Limits::default(), start).is_timed());
+    }
+
+    #[test]
+    fn fewer_clock_moves_plan_more_of_the_clock_unless_moves_to_go_are_given() {
+        let start = Instant::now();
+        let mut l = Limits {
+            time: Some(Duration::from_millis(2_000)),
+            increment: Some(Duration::from_millis(20)),
+            ..Default::default()
+        };
+        let at = |l: &Limits, moves| TimeManager::with_clock_moves(l, start, moves);
+        let (m30, m15) = (at(&l, 30), at(&l, 15));
+        assert_eq!(m30.soft, TimeManager::new(&l, start).soft);
+        // (2000 ms - 2 x 5 - 20 - 2000 / 20) / n + 3/4 x 20 ms.
+        assert_eq!(m30.soft, Some(Duration::from_nanos(77_333_333)));
+        assert_eq!(m15.soft, Some(Duration::from_nanos(139_666_666)));
+        assert!(m15.hard.unwrap() <= Duration::from_millis(2_000));
+        l.moves_to_go = Some(10);
+        assert_eq!(at(&l, 30).soft, at(&l, 15).soft);
     }
 
     fn clock(left_ms: u64, inc_ms: u64) -> TimeManager {

@@ -524,7 +524,12 @@ impl Hub {
         let Some(levels) = r.ponder_levels.take() else {
             return;
         };
-        let budget = TimeManager::new(&levels, Instant::now()).budget();
+        let budget = TimeManager::with_clock_moves(
+            &levels,
+            Instant::now(),
+            crate::engine::search::settings::clock_moves(self.params.variant),
+        )
+        .budget();
         if let Some(budget) = budget {
             let stop = Arc::clone(&r.stop);
             let finished = Arc::clone(&r.finished);

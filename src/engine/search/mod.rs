@@ -5,6 +5,7 @@
 //! The search never prints: each completed iteration is reported as an [`Info`] to a
 //! callback, and the protocol or CLI turns it into text.
 
+mod eval_cache;
 mod ordering;
 pub mod settings;
 mod worker;

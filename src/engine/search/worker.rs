@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening over a principal-variation alpha-beta search
 //! and a capture-resolving quiescence search.
 
+use super::eval_cache::EvalCache;
 use super::ordering::{pick, Ordering};
 use super::settings;
 use super::{egdb_score, Info, Shared, MAX_PLY};
@@ -63,6 +64,8 @@ pub struct Worker<'a, R: Rules> {
     /// database position, so that the search still sees the ends of the game it can
     /// reach and goes for them.
     egdb_leaves: bool,
+    /// Static evaluations of the network by position hash.
+    eval_cache: EvalCache,
 }
 
 impl<'a, R: Rules> Worker<'a, R> {
@@ -117,6 +120,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             egdb_hits: 0,
             root_allowed: None,
             egdb_leaves: false,
+            eval_cache: EvalCache::default(),
         }
     }
 
@@ -685,12 +689,22 @@ impl<'a, R: Rules> Worker<'a, R> {
 
     /// The static evaluation of `pos`, the position at `ply`.
     #[inline(always)]
-    fn static_eval(&self, pos: &Position<R>, ply: usize) -> Score {
+    fn static_eval(&mut self, pos: &Position<R>, ply: usize) -> Score {
         match self.evaluation {
             Evaluation::Classic(w) => evaluate(pos, w),
             Evaluation::Net(n) => {
                 debug_assert_eq!(self.accs[ply], n.refresh(pos));
-                n.evaluate(&self.accs[ply], pos.side(), pos.occupied().count())
+                let key = pos.hash();
+                if let Some(e) = self.eval_cache.probe(key) {
+                    debug_assert_eq!(
+                        e,
+                        n.evaluate(&self.accs[ply], pos.side(), pos.occupied().count())
+                    );
+                    return e;
+                }
+                let e = n.evaluate(&self.accs[ply], pos.side(), pos.occupied().count());
+                self.eval_cache.store(key, e);
+                e
             }
         }
     }
