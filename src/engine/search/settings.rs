@@ -134,8 +134,8 @@ pub const fn truncation_deep_of<R: Rules>() -> i32 {
 /// time left divided by this, plus three quarters of the increment
 /// (`TimeManager::with_clock_moves`). Fewer moves spend more of the clock early.
 /// scandinavian 15 against 30, one thread each, `--tc 2+0.02` on its openings,
-/// SPRT(0, 10): +11.5 ± 9.2 Elo (W98 D586 L73, 757 games, H1; README "Selective
-/// search"): at 30 its games ended with a third of the base time unused.
+/// SPRT(0, 10): +11.5 ± 9.2 Elo (W98 D586 L73, 757 games, H1; README "The clock in
+/// scandinavian"): at 30 its games ended with a third of the base time unused.
 /// Not yet tried elsewhere.
 pub const fn clock_moves(variant: Variant) -> u32 {
     match variant {
