@@ -694,15 +694,13 @@ impl<'a, R: Rules> Worker<'a, R> {
             Evaluation::Classic(w) => evaluate(pos, w),
             Evaluation::Net(n) => {
                 debug_assert_eq!(self.accs[ply], n.refresh(pos));
+                let net = || n.evaluate(&self.accs[ply], pos.side(), pos.occupied().count());
                 let key = pos.hash();
                 if let Some(e) = self.eval_cache.probe(key) {
-                    debug_assert_eq!(
-                        e,
-                        n.evaluate(&self.accs[ply], pos.side(), pos.occupied().count())
-                    );
+                    debug_assert_eq!(e, net());
                     return e;
                 }
-                let e = n.evaluate(&self.accs[ply], pos.side(), pos.occupied().count());
+                let e = net();
                 self.eval_cache.store(key, e);
                 e
             }
