@@ -137,7 +137,8 @@ pub const fn truncation_deep_of<R: Rules>() -> i32 {
 /// SPRT(0, 10): +11.5 ± 9.2 Elo (W98 D586 L73, 757 games, H1; README "The clock in
 /// scandinavian"): at 30 its games ended with a third of the base time unused.
 /// english 15 against 30, the same way on the ACF ballots: +18.0 ± 12.2 (W33 D280 L16,
-/// 329 games, H1). Not yet tried in dameo, croda and boyer-parton.
+/// 329 games, H1). boyer-parton 15 against 30 on its openings: -2.1 ± 9.8 (W56 D219
+/// L58, 333 games, H0): 30 there. Not yet tried in dameo and croda.
 pub const fn clock_moves(variant: Variant) -> u32 {
     match variant {
         Variant::Scandinavian | Variant::English => 15,
