@@ -61,7 +61,8 @@ async fn the_page_past_the_bound_is_refused_with_its_reason() {
     assert_eq!(seen.len(), 1, "{seen:?}");
     assert_eq!(seen[0]["type"], "busy");
     assert_eq!(seen[0]["message"], reason.as_str());
-    // A page that leaves makes room for the next one.
+    // A page that leaves makes room for the next one, at once: the server gives the
+    // place back before its close frame (a reload must not be told "busy").
     let mut gone = pages.pop().unwrap();
     gone.close(None).await.unwrap();
     while let Some(Ok(_)) = gone.next().await {}

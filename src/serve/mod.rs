@@ -163,7 +163,7 @@ async fn ws(ws: WebSocketUpgrade, headers: HeaderMap, State(state): State<AppSta
     }
     // Counted before the upgrade; a page past the bound is told why in a close frame
     // (a browser cannot read the body of a refused upgrade).
-    let seat = Seat::take(&state.pages, state.max_pages);
+    let seat = socket::Seat::take(&state.pages, state.max_pages);
     let ws = ws
         .max_message_size(socket::MAX_MESSAGE)
         .max_frame_size(socket::MAX_MESSAGE);
@@ -176,33 +176,14 @@ async fn ws(ws: WebSocketUpgrade, headers: HeaderMap, State(state): State<AppSta
     };
     ws.on_upgrade(move |s| async move {
         let _open = state.open_pages;
-        let _seat = seat;
         let ctx = socket::PageContext {
             id: state.next_page.fetch_add(1, Ordering::Relaxed),
             resources: state.resources,
             slots: state.slots,
             idle: state.idle,
         };
-        socket::page(s, ctx, state.shutdown).await
+        socket::page(s, ctx, seat, state.shutdown).await
     })
-}
-
-/// One page's place among the open pages, given back when dropped.
-struct Seat(Arc<AtomicUsize>);
-
-impl Seat {
-    /// A place if fewer than `max` pages are open.
-    fn take(pages: &Arc<AtomicUsize>, max: usize) -> Option<Seat> {
-        let before = pages.fetch_add(1, Ordering::SeqCst);
-        let seat = Seat(Arc::clone(pages));
-        (before < max).then_some(seat)
-    }
-}
-
-impl Drop for Seat {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
 }
 
 /// Serves until Ctrl-C (or SIGTERM). `ready` receives the bound address once the

@@ -15,6 +15,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -92,6 +93,26 @@ pub struct PageContext {
     pub slots: SearchSlots,
     /// A page that sends nothing for this long is closed.
     pub idle: Duration,
+}
+
+/// One page's place among the open pages (`--max-pages`), given back when dropped.
+/// A page gives it back before it sends its close frame, so that a page which opens
+/// once the close handshake is over (a reload) finds the place free.
+pub struct Seat(Arc<AtomicUsize>);
+
+impl Seat {
+    /// A place if fewer than `max` pages are open.
+    pub fn take(pages: &Arc<AtomicUsize>, max: usize) -> Option<Seat> {
+        let before = pages.fetch_add(1, Ordering::SeqCst);
+        let seat = Seat(Arc::clone(pages));
+        (before < max).then_some(seat)
+    }
+}
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Close code: the server is going away.
@@ -281,6 +302,7 @@ impl Page {
 pub async fn page(
     socket: WebSocket,
     ctx: PageContext,
+    seat: Seat,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     let (sink, mut stream) = socket.split();
@@ -292,6 +314,7 @@ pub async fn page(
         Ok(t) => t,
         Err(e) => {
             outbox.send(error(&e));
+            drop(seat);
             outbox.close(CLOSE_GOING_AWAY, "the server cannot make a game");
             let _ = writer.await;
             return;
@@ -370,8 +393,10 @@ pub async fn page(
             }
         }
     }
-    // The page is gone (or is closed): its search stops; the writer sends what is
-    // queued, and the close, unless the peer does not read.
+    // The page is gone (or is closed): its place is free before the close frame
+    // goes out; its search stops; the writer sends what is queued, and the close,
+    // unless the peer does not read.
+    drop(seat);
     page.ctx.slots.cancel(page.ctx.id);
     outbox.close(CLOSE_NORMAL, "goodbye");
     if outbox.has_overflowed()
