@@ -950,16 +950,39 @@ fn egdb_commands() {
         "--json",
         "--egdb-dir",
         d,
+        "--no-egdb-builtin",
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("egdb: 9 slices of scandinavian, complete to 3 pieces"),
+        err.contains("egdb: 9 slices of scandinavian, complete to 3 pieces (largest 3), read when first used in"),
         "{err}"
     );
     let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
     assert_eq!(last["egdb"], "win");
     assert_eq!(last["egdb_dtc"].as_u64(), Some(dist));
     assert!(last["egdb_hits"].as_u64().unwrap() > 0);
+    // With the built-in slices (scandinavian's 4 pieces) the 9 files are read and the
+    // other 14 solved in memory; the root's value is the same.
+    let (code, out, err) = dama(&[
+        "analyze",
+        "-v",
+        "scandinavian",
+        "--fen",
+        fen,
+        "--depth",
+        "4",
+        "--json",
+        "--egdb-dir",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("egdb: 23 slices of scandinavian, complete to 4 pieces (largest 4), 14 solved in memory, the others read when first used in"),
+        "{err}"
+    );
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["egdb"], "win");
+    assert_eq!(last["egdb_dtc"].as_u64(), Some(dist));
 
     // A damaged file: verify and probe say which file and why, and exit non-zero.
     let path = dir.join("scandinavian").join("0201.egdb");

@@ -597,3 +597,65 @@ fn endgame_databases_in_the_protocol() {
     let e = h.ask("set-param name=egdb-pieces value=9");
     assert!(e.starts_with("error message="), "{e}");
 }
+
+/// The variant's small databases solved in memory when the directory has none
+/// (scandinavian: every slice of up to 4 pieces): `init` says so, the search gives the
+/// root's database value (the same as `dama egdb probe` on built files: three kings
+/// against one win in 18 plies to the capture, or draw when the lone king holds the long
+/// diagonal), and `egdb-builtin=false` turns them off. English solves none.
+#[test]
+fn builtin_databases_in_the_protocol() {
+    let mut h = Hub::start();
+    h.send("hub");
+    let hello = h.until("wait");
+    assert!(hello
+        .iter()
+        .any(|l| l == "param name=egdb-builtin value=true type=bool"));
+    h.send("set-param name=variant value=scandinavian");
+    h.send("init");
+    let lines = h.until("ready");
+    assert_eq!(
+        lines,
+        [
+            "info egdb-found=\"23 slices of scandinavian, complete to 4 pieces (largest 4), solved in memory\"",
+            "ready"
+        ]
+    );
+    for (fen, value) in [
+        ("W:WKc3,Kd2,Ke1:BKh2", " egdb=win egdb-dtc=18 "),
+        ("W:WKc1,Ke1,Kg1:BKh8", " egdb=draw "),
+    ] {
+        h.send(&format!("pos fen={fen}"));
+        h.send("level depth=4");
+        h.send("go think");
+        let lines = h.until("done");
+        let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+        assert!(!infos.is_empty());
+        for l in infos {
+            check_info(l);
+            assert!(l.contains(value), "{fen}: {l}");
+        }
+    }
+    // A session made again after `init` (here for the hash) keeps them, solved once.
+    h.send("set-param name=hash value=16");
+    h.send("pos fen=W:WKc1,Ke1,Kg1:BKh8");
+    h.send("level depth=4");
+    h.send("go think");
+    let lines = h.until("done");
+    assert!(lines.iter().any(|l| l.contains(" egdb=draw ")), "{lines:?}");
+    // Off: no line at `init`, no database value.
+    h.send("set-param name=egdb-builtin value=false");
+    h.send("init");
+    assert_eq!(h.next(), "ready");
+    h.send("pos fen=W:WKc3,Kd2,Ke1:BKh2");
+    h.send("level depth=4");
+    h.send("go think");
+    for l in h.until("done").iter().filter(|l| l.starts_with("info")) {
+        assert!(!l.contains("egdb"), "{l}");
+    }
+    // English solves none: `init` prints `ready` alone.
+    h.send("set-param name=egdb-builtin value=true");
+    h.send("set-param name=variant value=english");
+    h.send("init");
+    assert_eq!(h.next(), "ready");
+}

@@ -73,6 +73,10 @@ pub struct AnalyzeArgs {
     /// Probe the databases for positions of at most this many pieces (0: never).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=8))]
     pub egdb_pieces: u32,
+    /// Do not solve the variant's small endgame databases in memory when the directory
+    /// lacks them (scandinavian: every slice of up to 4 pieces, about 4 s once).
+    #[arg(long)]
+    pub no_egdb_builtin: bool,
     /// An opening book (`builtin` or a file): its moves of the position are printed
     /// first (the search runs as ever).
     #[arg(long)]
@@ -100,6 +104,7 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
         &args.evaluation,
         args.egdb_dir.as_deref(),
         args.egdb_pieces,
+        !args.no_egdb_builtin,
     );
     let mut engine = match engine {
         Ok(e) => e,
@@ -167,13 +172,15 @@ pub(super) fn run<R: Rules>(args: &AnalyzeArgs) -> i32 {
 
 /// An engine for analysis: `hash` MiB, `threads`, the evaluation by name (`default`
 /// keeps the variant's own), and the endgame databases of `egdb_dir` (or the default
-/// directory) up to `egdb_pieces` pieces, reported on stderr when found.
+/// directory) up to `egdb_pieces` pieces, with the variant's small slices solved in
+/// memory when `builtin` and the directory lacks them; reported on stderr when found.
 pub(super) fn engine_for<R: Rules>(
     hash: u32,
     threads: u32,
     evaluation: &str,
     egdb_dir: Option<&std::path::Path>,
     egdb_pieces: u32,
+    builtin: bool,
 ) -> Result<crate::engine::Engine<R>, String> {
     let mut engine = crate::engine::Engine::<R>::try_new(hash as usize, threads as usize)?;
     if evaluation != "default" {
@@ -183,10 +190,21 @@ pub(super) fn engine_for<R: Rules>(
         let dir = egdb_dir
             .map(std::path::Path::to_path_buf)
             .unwrap_or_else(crate::egdb::default_dir);
-        let mut tables = crate::egdb::Tables::<R>::open(&dir);
+        let pieces = if builtin {
+            crate::engine::search::settings::builtin_egdb_pieces(R::VARIANT).min(egdb_pieces)
+        } else {
+            0
+        };
+        let start = std::time::Instant::now();
+        let mut tables = crate::egdb::builtin::open::<R>(&dir, pieces, true)?;
         tables.set_probe_pieces(egdb_pieces);
         if !tables.is_empty() {
-            eprintln!("egdb: {} in {}", tables.summary(), dir.display());
+            let took = if tables.memory_slices() > 0 {
+                format!(" ({:.1} s)", start.elapsed().as_secs_f64())
+            } else {
+                String::new()
+            };
+            eprintln!("egdb: {}{took}", tables.summary_in(&dir));
             engine.set_egdb(Some(std::sync::Arc::new(tables)));
         } else if egdb_dir.is_some() {
             eprintln!("egdb: no {} slices in {}", R::NAME, dir.display());

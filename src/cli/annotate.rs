@@ -83,6 +83,10 @@ pub struct AnnotateArgs {
     /// Probe the databases for positions of at most this many pieces (0: never).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=8))]
     pub egdb_pieces: u32,
+    /// Do not solve the variant's small endgame databases in memory when the directory
+    /// lacks them (scandinavian: every slice of up to 4 pieces, about 4 s once).
+    #[arg(long)]
+    pub no_egdb_builtin: bool,
 }
 
 /// The exit code when some games were skipped.
@@ -213,6 +217,7 @@ fn run<R: Rules>(args: &AnnotateArgs, games: &[PdnGame]) -> i32 {
         &args.evaluation,
         args.egdb_dir.as_deref(),
         args.egdb_pieces,
+        !args.no_egdb_builtin,
     );
     let mut engine = match engine {
         Ok(e) => e,

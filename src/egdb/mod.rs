@@ -11,6 +11,7 @@
 //! - [`index`]: the numbering of a slice's positions;
 //! - [`build`]: retrograde analysis of one slice;
 //! - [`builder`]: every slice of a variant in dependency order, into files;
+//! - [`builtin`]: the small slices the engine solves for itself, in memory;
 //! - [`file`](mod@file): the compressed, checksummed slice file;
 //! - [`tables`]: the slices at hand and the lookup of a position;
 //! - [`verify`]: every stored value checked against its successors.
@@ -19,6 +20,7 @@
 
 pub mod build;
 pub mod builder;
+pub mod builtin;
 pub mod file;
 pub mod index;
 pub mod material;

@@ -231,16 +231,41 @@ impl<R: Rules> Tables<R> {
     }
 
     /// A one-line account of the slices at hand: how many, the piece count they cover
-    /// completely and the largest one.
+    /// completely, the largest one, and where their values are (solved in memory, or
+    /// read from files when first used).
     pub fn summary(&self) -> String {
-        let largest = self.largest;
+        let memory = self.memory_slices();
+        let whence = if memory == 0 {
+            "read when first used".to_string()
+        } else if memory == self.slices.len() {
+            "solved in memory".to_string()
+        } else {
+            format!("{memory} solved in memory, the others read when first used")
+        };
         format!(
-            "{} slices of {}, complete to {} pieces (largest {}), read when first used",
+            "{} slices of {}, complete to {} pieces (largest {}), {whence}",
             self.slices.len(),
             R::NAME,
             self.complete_pieces(),
-            largest
+            self.largest
         )
+    }
+
+    /// [`Tables::summary`] with the directory the files are read from, when any is.
+    pub fn summary_in(&self, dir: &Path) -> String {
+        if self.memory_slices() == self.slices.len() {
+            self.summary()
+        } else {
+            format!("{} in {}", self.summary(), dir.display())
+        }
+    }
+
+    /// The slices held in memory (solved, not read from files).
+    pub fn memory_slices(&self) -> usize {
+        self.slices
+            .values()
+            .filter(|s| matches!(s.store, Store::Memory(_)))
+            .count()
     }
 
     /// The values of a slice (loaded now if they were not), or why they cannot be read.

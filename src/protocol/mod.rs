@@ -106,30 +106,45 @@ struct VariantSession<R: Rules> {
     book: Option<crate::engine::book::Book<R>>,
 }
 
-/// The endgame databases of `params` (directory and piece limit) with the directory's
-/// name, or `None` when the limit is 0 or the directory holds no slice of `R`.
-fn open_egdb<R: Rules>(params: &Params) -> Option<(crate::egdb::Tables<R>, String)> {
+/// The endgame databases of `params` (directory, piece limit, and the variant's small
+/// slices solved in memory when `solve` and `egdb-builtin` are on and the directory
+/// lacks them) with a line saying what they are, or `None` when the limit is 0 or there
+/// is no slice of `R`.
+fn open_egdb<R: Rules>(
+    params: &Params,
+    solve: bool,
+) -> Result<Option<(crate::egdb::Tables<R>, String)>, String> {
     if params.egdb_pieces == 0 {
-        return None;
+        return Ok(None);
     }
     let dir = if params.egdb_path.is_empty() {
         crate::egdb::default_dir()
     } else {
         std::path::PathBuf::from(&params.egdb_path)
     };
-    let mut t = crate::egdb::Tables::<R>::open(&dir);
+    let builtin = if params.egdb_builtin {
+        crate::engine::search::settings::builtin_egdb_pieces(R::VARIANT).min(params.egdb_pieces)
+    } else {
+        0
+    };
+    let mut t = crate::egdb::builtin::open::<R>(&dir, builtin, solve)?;
     t.set_probe_pieces(params.egdb_pieces);
-    (!t.is_empty()).then(|| (t, dir.display().to_string()))
+    Ok((!t.is_empty()).then(|| {
+        let summary = t.summary_in(&dir);
+        (t, summary)
+    }))
 }
 
-fn make_session(params: &Params) -> Result<Box<dyn Session>, String> {
+/// A session for `params`; `solve`: the variant's built-in databases are solved now if
+/// they are not yet (at `init` and after it), else only those already solved are used.
+fn make_session(params: &Params, solve: bool) -> Result<Box<dyn Session>, String> {
     with_variant!(params.variant, R => {
         let mut engine = Engine::<R>::try_new(params.hash, params.threads)?;
         if params.evaluation != "default" {
             engine.set_evaluation(crate::eval::Evaluation::by_name::<R>(&params.evaluation)?);
         }
-        let egdb = open_egdb::<R>(params);
-        let egdb_summary = egdb.as_ref().map(|(t, dir)| format!("{} in {dir}", t.summary()));
+        let egdb = open_egdb::<R>(params, solve)?;
+        let egdb_summary = egdb.as_ref().map(|(_, s)| s.clone());
         engine.set_egdb(egdb.map(|(t, _)| Arc::new(t)));
         let book = match params.book.as_str() {
             "none" => None,
@@ -436,6 +451,10 @@ fn reader(input: impl BufRead, tx: mpsc::Sender<Input>) {
 struct Hub {
     params: Params,
     session: Box<dyn Session>,
+    /// `init` was received: sessions made from now on solve the variant's built-in
+    /// databases (before it, a `set-param` sequence does not solve for each variant it
+    /// passes through).
+    initialised: bool,
     running: Option<Running>,
     levels: Limits,
     out: Out,
@@ -452,7 +471,8 @@ impl Hub {
     fn new(out: Out) -> Hub {
         let params = Params::default();
         Hub {
-            session: make_session(&params).expect("the default 64 MiB table"),
+            session: make_session(&params, false).expect("the default 64 MiB table"),
+            initialised: false,
             params,
             running: None,
             levels: Limits::default(),
@@ -548,6 +568,21 @@ impl Hub {
             Command::Hub => self.hello(),
             Command::SetParam { param, value } => self.set_param(param, value)?,
             Command::Init => {
+                if !self.initialised {
+                    self.initialised = true;
+                    let p = &self.params;
+                    let solves = p.egdb_builtin
+                        && p.egdb_pieces >= 2
+                        && crate::engine::search::settings::builtin_egdb_pieces(p.variant) >= 2;
+                    if solves {
+                        // Without them the engine plays on as before: the error is
+                        // said, and `ready` follows.
+                        match make_session(p, true) {
+                            Ok(s) => self.session = s,
+                            Err(e) => self.out.error(&e),
+                        }
+                    }
+                }
                 if let Some(s) = self.session.egdb_summary() {
                     self.out.line(&format!("info egdb-found={}", quote(&s)));
                 }
@@ -628,7 +663,7 @@ impl Hub {
 
     /// Rebuilds the session for new engine parameters; on failure nothing changes.
     fn apply(&mut self, params: Params) -> Result<(), String> {
-        self.session = make_session(&params)?;
+        self.session = make_session(&params, self.initialised)?;
         self.params = params;
         Ok(())
     }

@@ -50,6 +50,10 @@ pub struct Params {
     pub egdb_path: String,
     /// Probe the databases for positions of at most this many pieces (0: never).
     pub egdb_pieces: u32,
+    /// Solve the variant's small databases in memory at `init` when the directory lacks
+    /// them (`egdb-builtin`; the pieces are the variant's
+    /// [`crate::engine::search::settings::builtin_egdb_pieces`], 0 in most).
+    pub egdb_builtin: bool,
     /// The opening book: `builtin` (the one shipped for the variant), `none`, or the
     /// path of a book file.
     pub book: String,
@@ -70,6 +74,7 @@ impl Default for Params {
             evaluation: "default".to_string(),
             egdb_path: crate::egdb::default_dir().display().to_string(),
             egdb_pieces: 8,
+            egdb_builtin: true,
             book: "none".to_string(),
             book_margin: 0,
         }
@@ -182,7 +187,7 @@ impl PartialEq for Param {
 impl Eq for Param {}
 
 /// Every parameter, in the order of the `hub` listing.
-pub static PARAMS: [Param; 11] = [
+pub static PARAMS: [Param; 12] = [
     Param {
         name: "variant",
         kind: Kind::Variant,
@@ -303,6 +308,17 @@ pub static PARAMS: [Param; 11] = [
         set: |p, v| {
             if let Value::Int(n) = v {
                 p.egdb_pieces = n as u32;
+            }
+        },
+    },
+    Param {
+        name: "egdb-builtin",
+        kind: Kind::Bool,
+        rebuild: Rebuild::WhenChanged,
+        get: |p| Value::Bool(p.egdb_builtin),
+        set: |p, v| {
+            if let Value::Bool(b) = v {
+                p.egdb_builtin = b;
             }
         },
     },
@@ -446,6 +462,7 @@ mod tests {
                 // protocol.md quotes this path; quote() leaves a path without spaces bare.
                 "param name=egdb-path value=/home/me/.local/share/dama/egdb type=string",
                 "param name=egdb-pieces value=8 type=int min=0 max=8",
+                "param name=egdb-builtin value=true type=bool",
                 "param name=book value=none type=string",
                 "param name=book-margin value=0 type=int min=0 max=100",
             ]
@@ -481,6 +498,7 @@ mod tests {
             ("evaluation", "a b", Value::Text("a b".into())),
             ("egdb-path", "", Value::Text(String::new())),
             ("egdb-pieces", "0", Value::Int(0)),
+            ("egdb-builtin", "false", Value::Bool(false)),
         ] {
             let p = find(name).unwrap();
             assert_eq!(p.read(text), Ok(value.clone()), "{name}={text}");

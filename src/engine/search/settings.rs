@@ -150,3 +150,16 @@ pub const fn clock_moves(variant: Variant) -> u32 {
 pub const fn clock_moves_of<R: Rules>() -> u32 {
     clock_moves(R::VARIANT)
 }
+
+/// The pieces up to which the engine solves every endgame-database slice for itself, in
+/// memory, when the database directory lacks them (`crate::egdb::builtin`; the Hub's
+/// `egdb-builtin`); 0: none. scandinavian 4 (23 slices, 7.4 M positions, 3.8 s on one
+/// thread, once per process): the 4-piece databases against none, one thread each,
+/// `--tc 2+0.02` on its openings, SPRT(0, 10): +20.6 ± 14.1 Elo (W45 D214 L28, 287
+/// games, H1; README "Endgame databases").
+pub const fn builtin_egdb_pieces(variant: Variant) -> u32 {
+    match variant {
+        Variant::Scandinavian => 4,
+        _ => 0,
+    }
+}
