@@ -329,6 +329,43 @@ async fn dama_plays_its_book_moves_at_once() {
     assert!(near.contains(&played), "{played} not in {near:?}");
 }
 
+/// Scandinavian's built-in databases on the page: with no files, the first
+/// scandinavian page has every slice of up to 4 pieces solved in memory (three kings
+/// against one: won, the capture in 18 plies, as `dama egdb probe` says on built files);
+/// `--no-egdb-builtin` leaves them out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_databases_on_the_page() {
+    let fen = "W:WKc3,Kd2,Ke1:BKh2";
+    let s = Server::start_with_builtin(&[]);
+    let mut ws = connect(&s).await;
+    next_of(&mut ws, "state").await;
+    send(
+        &mut ws,
+        json!({"type": "new", "variant": "scandinavian", "fen": fen}),
+    )
+    .await;
+    let st = next_of(&mut ws, "state").await;
+    assert_eq!(
+        st["egdb_slices"],
+        "23 slices of scandinavian, complete to 4 pieces (largest 4), solved in memory",
+        "{st}"
+    );
+    assert_eq!(st["egdb"], "database: win, capture in 18", "{st}");
+    drop(ws);
+    drop(s);
+    let s = Server::start_with(&[]); // --no-egdb-builtin
+    let mut ws = connect(&s).await;
+    next_of(&mut ws, "state").await;
+    send(
+        &mut ws,
+        json!({"type": "new", "variant": "scandinavian", "fen": fen}),
+    )
+    .await;
+    let st = next_of(&mut ws, "state").await;
+    assert!(st["egdb_slices"].is_null(), "{st}");
+    assert!(st["egdb"].is_null(), "{st}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn endgame_databases_and_forced_wins_on_the_page() {
     let databases = common::egdb::english_three_pieces("serve-egdb");

@@ -41,6 +41,11 @@ pub struct ServeArgs {
     /// as `dama egdb build` uses).
     #[arg(long)]
     pub egdb_dir: Option<PathBuf>,
+    /// Do not solve the variant's small endgame databases in memory when the directory
+    /// lacks them (scandinavian: every slice of up to 4 pieces, about 2 s before the
+    /// server listens).
+    #[arg(long)]
+    pub no_egdb_builtin: bool,
     /// The opening book for dama's moves: `builtin` (the one shipped for each variant)
     /// or `none`; dama plays one of the book moves within 0.10 men of the best, at
     /// random, so that games vary.
@@ -71,6 +76,7 @@ pub fn run(a: &ServeArgs) -> i32 {
             threads: a.threads as usize,
             hash_mib: a.hash as usize,
             egdb_dir: a.egdb_dir.clone(),
+            egdb_builtin: !a.no_egdb_builtin,
             book: a.book.clone(),
         },
         searches: a

@@ -200,6 +200,7 @@ pub fn run(config: ServeConfig, ready: impl FnOnce(std::net::SocketAddr)) -> Res
         config.engine.hash_mib,
         config.engine.threads,
     )?;
+    resources::solve_builtin(&config.engine)?;
     runtime.block_on(async move {
         let addr = format!("{}:{}", config.host, config.port);
         let listener = tokio::net::TcpListener::bind(&addr)

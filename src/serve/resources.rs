@@ -2,7 +2,6 @@
 //! evaluation, the opening book and the endgame databases. A page then costs its game
 //! only, whatever it plays.
 
-use crate::egdb::Tables;
 use crate::engine::book::Book;
 use crate::eval::Evaluation;
 use crate::rules::Rules;
@@ -21,6 +20,9 @@ pub struct EngineConfig {
     pub hash_mib: usize,
     /// Where the endgame databases are (`None`: the default directory).
     pub egdb_dir: Option<PathBuf>,
+    /// Solve the variant's small databases in memory when the directory lacks them
+    /// ([`crate::egdb::builtin`]; scandinavian: up to 4 pieces), before listening.
+    pub egdb_builtin: bool,
     /// The opening book for dama's moves: `builtin`, `none` or a file.
     pub book: String,
 }
@@ -32,7 +34,7 @@ pub struct Kit<R: Rules> {
     /// The book for dama's moves, if any.
     pub book: Option<Arc<Book<R>>>,
     /// The endgame databases found, if any.
-    pub egdb: Option<Arc<Tables<R>>>,
+    pub egdb: Option<Arc<crate::egdb::Tables<R>>>,
 }
 
 /// The kits of the variants played so far, made on first use.
@@ -68,7 +70,13 @@ impl Resources {
             .egdb_dir
             .clone()
             .unwrap_or_else(crate::egdb::default_dir);
-        let tables = Tables::<R>::open(Path::new(&dir));
+        let pieces = if self.config.egdb_builtin {
+            crate::engine::search::settings::builtin_egdb_pieces(R::VARIANT)
+        } else {
+            0
+        };
+        // Solved before the server listened ([`solve_builtin`]): taken from memory here.
+        let tables = crate::egdb::builtin::open::<R>(Path::new(&dir), pieces, false)?;
         let book = match self.config.book.as_str() {
             "none" => None,
             name => Some(Arc::new(Book::<R>::load(name)?)),
@@ -81,4 +89,25 @@ impl Resources {
         kits.insert(R::VARIANT, Arc::clone(&kit) as Arc<dyn Any + Send + Sync>);
         Ok(kit)
     }
+}
+
+/// Solves the small databases of every variant that has them (scandinavian: up to 4
+/// pieces, about 2 s) unless `config` turns them off or its directory holds them:
+/// before the server listens, so that no page waits for them and the threads that solve
+/// them are the server's from the start.
+pub fn solve_builtin(config: &EngineConfig) -> Result<(), String> {
+    if !config.egdb_builtin {
+        return Ok(());
+    }
+    let dir = config
+        .egdb_dir
+        .clone()
+        .unwrap_or_else(crate::egdb::default_dir);
+    for v in Variant::ALL {
+        crate::with_variant!(v, R => {
+            let pieces = crate::engine::search::settings::builtin_egdb_pieces(R::VARIANT);
+            crate::egdb::builtin::open::<R>(&dir, pieces, true).map(|_| ())
+        })?;
+    }
+    Ok(())
 }

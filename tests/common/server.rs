@@ -24,10 +24,25 @@ impl Server {
     }
 
     /// `dama serve --port 0 --hash 8` with more arguments; no endgame databases unless
-    /// `--egdb-dir` is among them.
+    /// `--egdb-dir` is among them, and none solved in memory (`--no-egdb-builtin`: they
+    /// cost about 2 s at each start; [`Server::start_with_builtin`] has them).
     pub fn start_with(args: &[&str]) -> Server {
+        Server::spawn(args, false)
+    }
+
+    /// As [`Server::start_with`], with the built-in databases solved at the start.
+    pub fn start_with_builtin(args: &[&str]) -> Server {
+        Server::spawn(args, true)
+    }
+
+    fn spawn(args: &[&str], builtin: bool) -> Server {
         let mut child = super::bin::command_without_databases()
             .args(["serve", "--port", "0", "--hash", "8"])
+            .args(if builtin {
+                &[][..]
+            } else {
+                &["--no-egdb-builtin"][..]
+            })
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
