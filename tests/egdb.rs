@@ -939,50 +939,27 @@ fn egdb_commands() {
         "{out}"
     );
 
-    let (code, out, err) = dama(&[
-        "analyze",
-        "-v",
-        "scandinavian",
-        "--fen",
-        fen,
-        "--depth",
-        "4",
-        "--json",
-        "--egdb-dir",
-        d,
-        "--no-egdb-builtin",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("egdb: 9 slices of scandinavian, complete to 3 pieces (largest 3), read when first used in"),
-        "{err}"
-    );
-    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
-    assert_eq!(last["egdb"], "win");
-    assert_eq!(last["egdb_dtc"].as_u64(), Some(dist));
-    assert!(last["egdb_hits"].as_u64().unwrap() > 0);
-    // With the built-in slices (scandinavian's 4 pieces) the 9 files are read and the
-    // other 14 solved in memory; the root's value is the same.
-    let (code, out, err) = dama(&[
-        "analyze",
-        "-v",
-        "scandinavian",
-        "--fen",
-        fen,
-        "--depth",
-        "4",
-        "--json",
-        "--egdb-dir",
-        d,
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("egdb: 23 slices of scandinavian, complete to 4 pieces (largest 4), 14 solved in memory, the others read when first used in"),
-        "{err}"
-    );
-    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
-    assert_eq!(last["egdb"], "win");
-    assert_eq!(last["egdb_dtc"].as_u64(), Some(dist));
+    // The files alone, then with the built-in slices (scandinavian's 4 pieces): the 9
+    // files are read and the other 14 solved in memory; the root's value is the same.
+    for (builtin, account) in [
+        (false, "egdb: 9 slices of scandinavian, complete to 3 pieces (largest 3), read when first used in"),
+        (true, "egdb: 23 slices of scandinavian, complete to 4 pieces (largest 4), 14 solved in memory, the others read when first used in"),
+    ] {
+        let mut args = vec![
+            "analyze", "-v", "scandinavian", "--fen", fen, "--depth", "4", "--json",
+            "--egdb-dir", d,
+        ];
+        if !builtin {
+            args.push("--no-egdb-builtin");
+        }
+        let (code, out, err) = dama(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains(account), "{err}");
+        let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        assert_eq!(last["egdb"], "win");
+        assert_eq!(last["egdb_dtc"].as_u64(), Some(dist));
+        assert!(last["egdb_hits"].as_u64().unwrap() > 0);
+    }
 
     // A damaged file: verify and probe say which file and why, and exit non-zero.
     let path = dir.join("scandinavian").join("0201.egdb");

@@ -335,33 +335,27 @@ async fn dama_plays_its_book_moves_at_once() {
 /// `--no-egdb-builtin` leaves them out.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn builtin_databases_on_the_page() {
-    let fen = "W:WKc3,Kd2,Ke1:BKh2";
-    let s = Server::start_with_builtin(&[]);
-    let mut ws = connect(&s).await;
-    next_of(&mut ws, "state").await;
-    send(
-        &mut ws,
-        json!({"type": "new", "variant": "scandinavian", "fen": fen}),
-    )
-    .await;
-    let st = next_of(&mut ws, "state").await;
+    /// The state of a scandinavian page set to three kings against one on `s`.
+    async fn lone_king_state(s: &Server) -> Value {
+        let mut ws = connect(s).await;
+        next_of(&mut ws, "state").await;
+        let fen = "W:WKc3,Kd2,Ke1:BKh2";
+        send(
+            &mut ws,
+            json!({"type": "new", "variant": "scandinavian", "fen": fen}),
+        )
+        .await;
+        next_of(&mut ws, "state").await
+    }
+    let st = lone_king_state(&Server::start_with_builtin(&[])).await;
     assert_eq!(
         st["egdb_slices"],
         "23 slices of scandinavian, complete to 4 pieces (largest 4), solved in memory",
         "{st}"
     );
     assert_eq!(st["egdb"], "database: win, capture in 18", "{st}");
-    drop(ws);
-    drop(s);
-    let s = Server::start_with(&[]); // --no-egdb-builtin
-    let mut ws = connect(&s).await;
-    next_of(&mut ws, "state").await;
-    send(
-        &mut ws,
-        json!({"type": "new", "variant": "scandinavian", "fen": fen}),
-    )
-    .await;
-    let st = next_of(&mut ws, "state").await;
+    // `start_with` passes --no-egdb-builtin.
+    let st = lone_king_state(&Server::start_with(&[])).await;
     assert!(st["egdb_slices"].is_null(), "{st}");
     assert!(st["egdb"].is_null(), "{st}");
 }
