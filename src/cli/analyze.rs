@@ -190,11 +190,11 @@ pub(super) fn engine_for<R: Rules>(
         let dir = egdb_dir
             .map(std::path::Path::to_path_buf)
             .unwrap_or_else(crate::egdb::default_dir);
-        let pieces = if builtin {
-            crate::engine::search::settings::builtin_egdb_pieces(R::VARIANT).min(egdb_pieces)
-        } else {
-            0
-        };
+        let pieces = crate::engine::search::settings::builtin_egdb_pieces_within(
+            R::VARIANT,
+            builtin,
+            egdb_pieces,
+        );
         let start = std::time::Instant::now();
         let mut tables = crate::egdb::builtin::open::<R>(&dir, pieces, true)?;
         tables.set_probe_pieces(egdb_pieces);

@@ -122,11 +122,11 @@ fn open_egdb<R: Rules>(
     } else {
         std::path::PathBuf::from(&params.egdb_path)
     };
-    let builtin = if params.egdb_builtin {
-        crate::engine::search::settings::builtin_egdb_pieces(R::VARIANT).min(params.egdb_pieces)
-    } else {
-        0
-    };
+    let builtin = crate::engine::search::settings::builtin_egdb_pieces_within(
+        R::VARIANT,
+        params.egdb_builtin,
+        params.egdb_pieces,
+    );
     let mut t = crate::egdb::builtin::open::<R>(&dir, builtin, solve)?;
     t.set_probe_pieces(params.egdb_pieces);
     Ok((!t.is_empty()).then(|| {
@@ -571,10 +571,12 @@ impl Hub {
                 if !self.initialised {
                     self.initialised = true;
                     let p = &self.params;
-                    let solves = p.egdb_builtin
-                        && p.egdb_pieces >= 2
-                        && crate::engine::search::settings::builtin_egdb_pieces(p.variant) >= 2;
-                    if solves {
+                    let pieces = crate::engine::search::settings::builtin_egdb_pieces_within(
+                        p.variant,
+                        p.egdb_builtin,
+                        p.egdb_pieces,
+                    );
+                    if pieces >= 2 {
                         // Without them the engine plays on as before: the error is
                         // said, and `ready` follows.
                         match make_session(p, true) {

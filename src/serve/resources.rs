@@ -8,7 +8,7 @@ use crate::rules::Rules;
 use crate::variant::Variant;
 use std::any::Any;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// How the pages' engines are set up.
@@ -25,6 +25,24 @@ pub struct EngineConfig {
     pub egdb_builtin: bool,
     /// The opening book for dama's moves: `builtin`, `none` or a file.
     pub book: String,
+}
+
+impl EngineConfig {
+    /// The endgame databases of `R` in the configured directory (else the default one),
+    /// with the variant's built-in slices the directory lacks when `egdb_builtin`:
+    /// solved now when `solve`, else only those this process has solved already.
+    fn egdb<R: Rules>(&self, solve: bool) -> Result<crate::egdb::Tables<R>, String> {
+        let dir = self
+            .egdb_dir
+            .clone()
+            .unwrap_or_else(crate::egdb::default_dir);
+        let pieces = crate::engine::search::settings::builtin_egdb_pieces_within(
+            R::VARIANT,
+            self.egdb_builtin,
+            u32::MAX,
+        );
+        crate::egdb::builtin::open::<R>(&dir, pieces, solve)
+    }
 }
 
 /// What the pages of the variant `R` share.
@@ -65,18 +83,8 @@ impl Resources {
                 .downcast::<Kit<R>>()
                 .map_err(|_| format!("the {} kit has another type", R::NAME));
         }
-        let dir = self
-            .config
-            .egdb_dir
-            .clone()
-            .unwrap_or_else(crate::egdb::default_dir);
-        let pieces = if self.config.egdb_builtin {
-            crate::engine::search::settings::builtin_egdb_pieces(R::VARIANT)
-        } else {
-            0
-        };
         // Solved before the server listened ([`solve_builtin`]): taken from memory here.
-        let tables = crate::egdb::builtin::open::<R>(Path::new(&dir), pieces, false)?;
+        let tables = self.config.egdb::<R>(false)?;
         let book = match self.config.book.as_str() {
             "none" => None,
             name => Some(Arc::new(Book::<R>::load(name)?)),
@@ -99,15 +107,8 @@ pub fn solve_builtin(config: &EngineConfig) -> Result<(), String> {
     if !config.egdb_builtin {
         return Ok(());
     }
-    let dir = config
-        .egdb_dir
-        .clone()
-        .unwrap_or_else(crate::egdb::default_dir);
     for v in Variant::ALL {
-        crate::with_variant!(v, R => {
-            let pieces = crate::engine::search::settings::builtin_egdb_pieces(R::VARIANT);
-            crate::egdb::builtin::open::<R>(&dir, pieces, true).map(|_| ())
-        })?;
+        crate::with_variant!(v, R => config.egdb::<R>(true).map(|_| ()))?;
     }
     Ok(())
 }

@@ -163,3 +163,17 @@ pub const fn builtin_egdb_pieces(variant: Variant) -> u32 {
         _ => 0,
     }
 }
+
+/// [`builtin_egdb_pieces`] as an engine uses it: 0 when `on` is false (the Hub's
+/// `egdb-builtin`, `--no-egdb-builtin`), and never past `limit`, the pieces the search
+/// probes (the Hub's `egdb-pieces`).
+pub const fn builtin_egdb_pieces_within(variant: Variant, on: bool, limit: u32) -> u32 {
+    let pieces = builtin_egdb_pieces(variant);
+    if !on {
+        0
+    } else if pieces < limit {
+        pieces
+    } else {
+        limit
+    }
+}
