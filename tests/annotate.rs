@@ -64,7 +64,7 @@ fn a_man_given_away_is_a_blunder_with_the_better_move_and_the_database_value() {
     assert!(g.preface.contains("White: average loss") && g.preface.contains("1 blunder"));
     // The summary goes to stderr too.
     assert!(
-        err.contains("game 1 (w - b)") && err.contains("1 ??"),
+        err.contains("game 1 (line 1, w - b)") && err.contains("1 ??"),
         "{err}"
     );
 }
@@ -138,10 +138,19 @@ fn games_that_do_not_read_are_reported_and_skipped_and_the_rest_annotated() {
     let games = parse_pdn(&out);
     let events: Vec<_> = games.iter().map(|g| g.tag("Event").unwrap()).collect();
     assert_eq!(events, vec!["opening", "blunder"]);
-    assert!(err.contains("game 2: illegal move 19-16 at ply 4"), "{err}");
-    assert!(err.contains("game 3: its FEN tag"), "{err}");
-    assert!(err.contains("game 4: it is dameo, not english"), "{err}");
-    assert!(err.contains("game 6: illegal move 8- at ply 3"), "{err}");
+    assert!(
+        err.contains("game 2 (line 8): illegal move 19-16 at ply 4"),
+        "{err}"
+    );
+    assert!(err.contains("game 3 (line 13): its FEN tag"), "{err}");
+    assert!(
+        err.contains("game 4 (line 19): it is dameo, not english"),
+        "{err}"
+    );
+    assert!(
+        err.contains("game 6 (line 32): illegal move 8- at ply 3"),
+        "{err}"
+    );
     // A file with no game, or one that does not exist, is refused.
     let empty = dir.join("empty.pdn");
     std::fs::write(&empty, "no games here\n").unwrap();
@@ -153,7 +162,7 @@ fn games_that_do_not_read_are_reported_and_skipped_and_the_rest_annotated() {
         "2",
     ]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("game 1: illegal move no"), "{err}");
+    assert!(err.contains("game 1 (line 1): illegal move no"), "{err}");
     let (code, _, err) = annotate(&[dir.join("missing.pdn").to_str().unwrap(), "--depth", "2"]);
     assert_eq!(code, 2);
     assert!(err.contains("missing.pdn"), "{err}");

@@ -220,12 +220,28 @@ fn sigint_prints_the_table_so_far_and_exits_130_then_resume_matches_a_full_run()
         .filter(|g| ["1", "2", "3"].contains(&g.tag("Round").unwrap()))
         .map(|g| g.to_text())
         .collect();
-    std::fs::write(&half, first3).unwrap();
+    std::fs::write(&half, &first3).unwrap();
     let (code, out, err) = dama(&match_args(games, &half, &["--resume"]));
     assert_eq!(code, 0, "{err}");
     assert_eq!(table(&out), table(&full_out), "{out}\n---\n{full_out}");
     let text = std::fs::read_to_string(&half).unwrap();
     let _ = std::fs::remove_file(&half);
+    assert_eq!(by_round(&text), by_round(&full_text));
+
+    // The same half-played match saved by a Windows editor (a byte-order mark, CRLF):
+    // read by the same reader as every PDN, it resumes alike.
+    let windows = temp_pdn("windows");
+    std::fs::write(
+        &windows,
+        format!("\u{feff}{}", first3.replace('\n', "\r\n")),
+    )
+    .unwrap();
+    let (code, out, err) = dama(&match_args(games, &windows, &["--resume"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("resuming: 3 of 10 games"), "{err}");
+    assert_eq!(table(&out), table(&full_out), "{out}\n---\n{full_out}");
+    let text = std::fs::read_to_string(&windows).unwrap();
+    let _ = std::fs::remove_file(&windows);
     assert_eq!(by_round(&text), by_round(&full_text));
 }
 

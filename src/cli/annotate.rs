@@ -6,7 +6,7 @@ use crate::atomic_file::Appender;
 use crate::cli::progress::Progress;
 use crate::engine::time::Limits;
 use crate::notation::parse_move;
-use crate::pdn::{parse_pdn, read_game, PastEnd, PdnGame};
+use crate::pdn::{parse_pdn, read_game, PastEnd, PdnEntry};
 use crate::play::annotation::{
     annotated_pdn, json_lines, notes, summary, verdicts, Label, SideSummary, BLUNDER, DECIDED,
     INACCURACY, MISTAKE,
@@ -92,36 +92,116 @@ pub struct AnnotateArgs {
 /// The exit code when some games were skipped.
 const SKIPPED: i32 = 1;
 
-/// Reads the file and chooses the variant: the boundary where the rules are fixed.
+/// Files larger than this show a bar while they are read before the searches.
+const READ_BAR_BYTES: u64 = 1 << 20;
+
+/// Reads the file up to its first game that reads and chooses the variant: the
+/// boundary where the rules are fixed.
 pub(super) fn start(args: &AnnotateArgs) -> i32 {
-    let text = match std::fs::read_to_string(&args.pdn) {
-        Ok(t) => t,
+    let reader = match crate::pdn::open_pdn(&args.pdn) {
+        Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {}: {e}", args.pdn.display());
+            eprintln!("error: {e}");
             return 2;
         }
     };
-    let games = parse_pdn(&text);
-    if games.is_empty() {
+    let mut any = false;
+    let mut named = None;
+    for entry in reader {
+        any = true;
+        if let Ok(g) = entry.game {
+            named = Some(g.variant());
+            break;
+        }
+    }
+    if !any {
         eprintln!("error: {}: no game in the file", args.pdn.display());
         return 2;
     }
-    let Some(variant) = args.variant.or_else(|| games[0].variant()) else {
+    let Some(variant) = args.variant.or(named.flatten()) else {
         eprintln!(
-            "error: {}: the first game names no variant (no Variant or GameType tag): give \
-             --variant",
+            "error: {}: the first game names no variant (no Variant tag, nor GameType 21): \
+             give --variant",
             args.pdn.display()
         );
         return 2;
     };
-    crate::with_variant!(variant, R => run::<R>(args, &games))
+    crate::with_variant!(variant, R => run::<R>(args))
 }
 
-/// A game as messages name it: `game 3 (White - Black)`.
-fn game_name(number: usize, g: &PdnGame) -> String {
-    match (g.tag("White"), g.tag("Black")) {
-        (Some(w), Some(b)) => format!("game {number} ({w} - {b})"),
-        _ => format!("game {number}"),
+/// A game of the file that reads: its number, its name in messages, and its plies.
+struct Readable {
+    number: usize,
+    name: String,
+    plies: usize,
+}
+
+/// The game of a PDN entry in the variant `R`, or why it cannot be annotated.
+fn entry_game<R: Rules>(entry: &PdnEntry) -> Result<crate::game::Game<R>, String> {
+    let g = entry.game.as_ref().map_err(Clone::clone)?;
+    if let Some(v) = g.variant().filter(|v| v.name() != R::NAME) {
+        return Err(format!("it is {}, not {}", v.name(), R::NAME));
+    }
+    let game = read_game::<R, _, _, _>(g.tag("FEN"), &g.moves, parse_move::<R>, PastEnd::Allow)
+        .map_err(|e| match e {
+            crate::pdn::RecordError::Fen(e) => format!("its FEN tag: {e}"),
+            e => e.by_ply(),
+        })?;
+    if game.moves().is_empty() {
+        return Err("it has no move to annotate".to_string());
+    }
+    Ok(game)
+}
+
+/// Every game of the file read once, before any search: the games that read, and how
+/// many do not (each reported with its number and line). A bar shows the reading of
+/// a large file.
+fn read_all<R: Rules>(args: &AnnotateArgs) -> Result<(Vec<Readable>, usize), String> {
+    let size = std::fs::metadata(&args.pdn).map(|m| m.len()).unwrap_or(0);
+    let bar = (size > READ_BAR_BYTES).then(|| Progress::new("annotate: reading", size, size / 10));
+    let mut reader = crate::pdn::open_pdn(&args.pdn)?;
+    let mut readable = Vec::new();
+    let mut skipped = 0;
+    while let Some(entry) = reader.next() {
+        let name = game_name(&entry);
+        match entry_game::<R>(&entry) {
+            Ok(game) => readable.push(Readable {
+                number: entry.number,
+                name,
+                plies: game.moves().len(),
+            }),
+            Err(e) => {
+                let line = format!("annotate: {name}: {e}; skipped");
+                match &bar {
+                    Some(b) => b.println(&line),
+                    None => eprintln!("{line}"),
+                }
+                skipped += 1;
+            }
+        }
+        if let Some(b) = &bar {
+            b.update(
+                reader.bytes_read(),
+                &format!("{} games", readable.len() + skipped),
+            );
+        }
+    }
+    if let Some(b) = &bar {
+        b.finish();
+    }
+    Ok((readable, skipped))
+}
+
+/// A game as messages name it: `game 3 (line 40, White - Black)`.
+fn game_name(entry: &PdnEntry) -> String {
+    let (number, line) = (entry.number, entry.line);
+    match entry
+        .game
+        .as_ref()
+        .map(|g| (g.tag("White"), g.tag("Black")))
+    {
+        Ok((Some(w), Some(b))) => format!("game {number} (line {line}, {w} - {b})"),
+        _ => format!("game {number} (line {line})"),
     }
 }
 
@@ -142,7 +222,7 @@ fn limits(args: &AnnotateArgs) -> (Limits, String) {
     (l, text)
 }
 
-fn run<R: Rules>(args: &AnnotateArgs, games: &[PdnGame]) -> i32 {
+fn run<R: Rules>(args: &AnnotateArgs) -> i32 {
     let fail = |e: String| {
         eprintln!("error: {e}");
         2
@@ -153,33 +233,10 @@ fn run<R: Rules>(args: &AnnotateArgs, games: &[PdnGame]) -> i32 {
         annotator.push_str(&format!(", evaluation {}", args.evaluation));
     }
     // Every game read first: the bad ones are reported before any search.
-    let mut skipped = 0;
-    let mut readable = Vec::new();
-    for (k, g) in games.iter().enumerate() {
-        let name = game_name(k + 1, g);
-        let read = match g.variant() {
-            Some(v) if v.name() != R::NAME => Err(format!("it is {}, not {}", v.name(), R::NAME)),
-            _ => read_game::<R, _, _, _>(g.tag("FEN"), &g.moves, parse_move::<R>, PastEnd::Allow)
-                .map_err(|e| match e {
-                    crate::pdn::RecordError::Fen(e) => format!("its FEN tag: {e}"),
-                    e => e.by_ply(),
-                }),
-        };
-        let read = read.and_then(|game| {
-            if game.moves().is_empty() {
-                Err("it has no move to annotate".to_string())
-            } else {
-                Ok(game)
-            }
-        });
-        match read {
-            Ok(game) => readable.push((k + 1, g, game)),
-            Err(e) => {
-                eprintln!("annotate: {name}: {e}; skipped");
-                skipped += 1;
-            }
-        }
-    }
+    let (readable, skipped) = match read_all::<R>(args) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
     // What an earlier run wrote.
     let mut done = 0;
     let mut out: Option<Appender> = None;
@@ -248,12 +305,31 @@ fn run<R: Rules>(args: &AnnotateArgs, games: &[PdnGame]) -> i32 {
             }
         })
     };
-    let total: usize = todo.iter().map(|(_, _, g)| g.moves().len() + 1).sum();
+    let total: usize = todo.iter().map(|r| r.plies + 1).sum();
     let bar = Progress::new("annotate: positions", total as u64, 100);
     let mut positions = 0;
     let mut code = if skipped > 0 { SKIPPED } else { 0 };
-    for (written_games, (number, source, game)) in todo.iter().enumerate() {
-        let name = game_name(*number, source);
+    let mut entries = match crate::pdn::open_pdn(&args.pdn) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    for (written_games, todo) in todo.iter().enumerate() {
+        // The file read again, game by game, so that memory holds one game at a time.
+        let Some(entry) = entries.by_ref().find(|e| e.number == todo.number) else {
+            code = fail(format!(
+                "{}: the file changed while it was read",
+                args.pdn.display()
+            ));
+            break;
+        };
+        let (Ok(source), Ok(game)) = (&entry.game, entry_game::<R>(&entry)) else {
+            code = fail(format!(
+                "{}: the file changed while it was read",
+                args.pdn.display()
+            ));
+            break;
+        };
+        let (number, name, game) = (&todo.number, &todo.name, &game);
         let searched = |i: usize| {
             bar.update(
                 (positions + i + 1) as u64,
@@ -325,12 +401,12 @@ fn side_line(s: &SideSummary) -> String {
 /// The whole games at the start of an earlier run's output `text`: the length to keep
 /// (a game torn by a crash is cut off) and how many of `readable` they are. Refused when
 /// the file was made with other settings or from other games.
-fn written<R: Rules>(
+fn written(
     text: &str,
     json: bool,
     annotator: &str,
     limit: &str,
-    readable: &[(usize, &PdnGame, crate::game::Game<R>)],
+    readable: &[Readable],
 ) -> Result<(usize, usize), String> {
     if json {
         // Lines of one game after another; a game is whole when its `plies` lines are.
@@ -369,7 +445,7 @@ fn written<R: Rules>(
             .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
             .and_then(|v| v.get("game").and_then(serde_json::Value::as_u64))
             .unwrap_or(0) as usize;
-        let count = readable.iter().take_while(|(n, ..)| *n <= last).count();
+        let count = readable.iter().take_while(|r| r.number <= last).count();
         Ok((keep, count))
     } else {
         // Each game is its tags, a blank line, its moves and a blank line.
@@ -396,7 +472,7 @@ fn written<R: Rules>(
                     ));
                 }
                 match readable.get(count) {
-                    Some((_, _, game)) if game.moves().len() == g[0].moves.len() => {}
+                    Some(r) if r.plies == g[0].moves.len() => {}
                     _ => {
                         return Err(format!(
                             "its game {} is not the next game of the PDN file",

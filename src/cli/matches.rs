@@ -103,7 +103,7 @@ fn open_pdn<R: Rules>(
     let Some(path) = &args.pdn else {
         return Ok((None, Vec::new()));
     };
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::pdn::read_pdn_text(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(format!("{}: {e}", path.display())),

@@ -264,7 +264,7 @@ fn sift<R: Rules>(from: &Path, pdns: &[PathBuf], out: &Path) -> Result<(), Strin
     let lines: Vec<&str> = text.lines().filter(|l| is_opening_line(l)).collect();
     let texts = pdns
         .iter()
-        .map(|p| read(p))
+        .map(|p| crate::pdn::read_pdn_text(p).map_err(|e| format!("{}: {e}", p.display())))
         .collect::<Result<Vec<_>, _>>()?;
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let (outcomes, partial) = line_outcomes::<R>(&openings, &refs)?;

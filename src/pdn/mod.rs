@@ -1,7 +1,8 @@
-//! Game records: PDN text out and in ([`PdnGame`], [`parse_pdn`]), the tags a written
-//! game starts with ([`game_tags`], [`today`]), and the one reader of the game a record
-//! holds ([`read_game`], [`play_moves`], [`read_pdn_game`]), from a FEN and moves or
-//! from a PDN game, used by the CLI, the board, the match runner and its resume.
+//! Game records: PDN text out and in ([`PdnGame`], the streaming [`PdnReader`] with
+//! [`text`] for the encodings and line ends of other programs, [`parse_pdn`]), the tags
+//! a written game starts with ([`game_tags`], [`today`]), and the one reader of the game
+//! a record holds ([`read_game`], [`play_moves`], [`read_pdn_game`]), from a FEN and
+//! moves or from a PDN game, used by the CLI, the board, the match runner and its resume.
 
 use crate::fen::{parse_fen, to_fen};
 use crate::game::Game;
@@ -10,6 +11,11 @@ use crate::notation::parse_move;
 use crate::position::Position;
 use crate::rules::Rules;
 use std::fmt::{self, Write as _};
+
+pub mod reader;
+pub mod text;
+
+pub use reader::{PdnEntry, PdnReader};
 
 /// One game: its tags in order, its moves as written, and the annotations around them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,7 +37,7 @@ pub struct PdnGame {
 }
 
 /// The result tokens of PDN (draughts writes `2-0`, `0-2`, `1-1` too).
-const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
+pub(crate) const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
 
 impl PdnGame {
     /// The value of a tag.
@@ -104,98 +110,32 @@ impl PdnGame {
     }
 }
 
-/// Reads every game of a PDN text: tags, moves with their marks (`11-15?!`, or a NAG
-/// such as `$2`) and comments (`{...}`, over several lines too); move numbers and
-/// variations in parentheses are skipped, and the result is kept.
+/// Reads every game of a PDN text that reads ([`PdnReader`] gives the others too, with
+/// their numbers and lines, and reads a file as a stream): tags, moves with their marks
+/// (`11-15?!`, or a NAG such as `$2`) and comments (`{...}`, over several lines too);
+/// move numbers and variations in parentheses are skipped, and the result is kept.
 pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
-    let mut games = Vec::new();
-    let mut cur = PdnGame::default();
-    let mut in_moves = false;
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let mut line_start = true;
-    // The text from `i + 1` up to the next `end` (or the end of the text), and the
-    // index after that `end`.
-    let until = |i: usize, end: char| -> (String, usize) {
-        let mut j = i + 1;
-        while j < chars.len() && chars[j] != end {
-            j += 1;
-        }
-        (chars[i + 1..j].iter().collect(), j + 1)
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\n' {
-            line_start = true;
-            i += 1;
-            continue;
-        }
-        if c.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        let at_line_start = std::mem::replace(&mut line_start, false);
-        match c {
-            '[' if at_line_start => {
-                let (inner, next) = until(i, ']');
-                i = next;
-                if in_moves {
-                    games.push(std::mem::take(&mut cur));
-                    in_moves = false;
-                }
-                if let Some((name, value)) = inner.trim().split_once(' ') {
-                    cur.tags
-                        .push((name.to_string(), value.trim().trim_matches('"').to_string()));
-                }
-            }
-            '{' => {
-                let (inner, next) = until(i, '}');
-                i = next;
-                let inner = inner.split_whitespace().collect::<Vec<_>>().join(" ");
-                match cur.moves.len() {
-                    0 => cur.preface = inner,
-                    n => {
-                        cur.comments.resize(n, String::new());
-                        cur.comments[n - 1] = inner;
-                    }
-                }
-            }
-            '(' => {
-                // A variation: skipped whole, with the variations and comments inside it.
-                let mut depth = 0;
-                while i < chars.len() {
-                    match chars[i] {
-                        '(' => depth += 1,
-                        ')' => depth -= 1,
-                        '{' => i = until(i, '}').1 - 1,
-                        _ => {}
-                    }
-                    i += 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-            }
-            _ => {
-                let mut j = i;
-                while j < chars.len() && !chars[j].is_whitespace() && !"{([".contains(chars[j]) {
-                    j += 1;
-                }
-                let tok: String = chars[i..j].iter().collect();
-                i = j;
-                in_moves = true;
-                read_token(&mut cur, &tok);
-            }
-        }
-    }
-    if in_moves || !cur.tags.is_empty() {
-        games.push(cur);
-    }
-    games
+    PdnReader::new(text.as_bytes())
+        .filter_map(|e| e.game.ok())
+        .collect()
+}
+
+/// A whole PDN file as text, in any encoding and with any line ends [`text::decode`]
+/// reads (for files that are read whole, such as a match's own games).
+pub fn read_pdn_text(path: &std::path::Path) -> std::io::Result<String> {
+    std::fs::read(path).map(|b| text::decode(&b))
+}
+
+/// A PDN file opened for reading as a stream.
+pub fn open_pdn(
+    path: &std::path::Path,
+) -> Result<PdnReader<std::io::BufReader<std::fs::File>>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(PdnReader::new(std::io::BufReader::new(file)))
 }
 
 /// One token of the movetext: a result, a NAG, or a move with its number and mark.
-fn read_token(cur: &mut PdnGame, tok: &str) {
+pub(crate) fn read_token(cur: &mut PdnGame, tok: &str) {
     if RESULTS.contains(&tok) {
         cur.result = tok.to_string();
         return;
@@ -318,6 +258,8 @@ pub enum RecordError {
     },
     /// The PDN text holds no game.
     NoGame,
+    /// The PDN text does not read (the reader's message, with the game's place).
+    Text(String),
 }
 
 impl RecordError {
@@ -349,6 +291,7 @@ impl fmt::Display for RecordError {
                 write!(f, "move {number} ({text}) comes after the end of the game")
             }
             RecordError::NoGame => f.write_str("no game in the PDN text"),
+            RecordError::Text(e) => f.write_str(e),
         }
     }
 }
@@ -425,10 +368,13 @@ where
 /// The game of the first game of a PDN text: its `FEN` tag or the start position, and
 /// its moves in the variant's notation, none after the end of the game.
 pub fn read_pdn_game<R: Rules>(text: &str) -> Result<Game<R>, RecordError> {
-    let g = parse_pdn(text)
-        .into_iter()
+    let first = PdnReader::new(text.as_bytes())
         .next()
         .ok_or(RecordError::NoGame)?;
+    let place = first.place();
+    let g = first
+        .game
+        .map_err(|e| RecordError::Text(format!("{place}: {e}")))?;
     read_game(g.tag("FEN"), &g.moves, parse_move::<R>, PastEnd::Refuse)
 }
 
