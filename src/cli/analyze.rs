@@ -195,6 +195,15 @@ pub(super) fn engine_for<R: Rules>(
             builtin,
             egdb_pieces,
         );
+        if pieces > 0 {
+            // Solving takes seconds: said before, not only after.
+            eprintln!(
+                "egdb: solving in memory the {} slices of up to {pieces} pieces that {} lacks \
+                 (a few seconds, once; --no-egdb-builtin skips it)",
+                R::NAME,
+                dir.display()
+            );
+        }
         let start = std::time::Instant::now();
         let mut tables = crate::egdb::builtin::open::<R>(&dir, pieces, true)?;
         tables.set_probe_pieces(egdb_pieces);

@@ -187,6 +187,7 @@ fn read_all<R: Rules>(args: &AnnotateArgs) -> Result<(Vec<Readable>, usize), Str
         }
     }
     if let Some(b) = &bar {
+        b.update(size, &format!("{} games", readable.len() + skipped));
         b.finish();
     }
     Ok((readable, skipped))
