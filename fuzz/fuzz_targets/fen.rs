@@ -13,8 +13,12 @@ fn check<R: Rules>(text: &str) {
         return;
     };
     let back = to_fen(&pos);
-    let again = parse_fen::<R>(&back)
-        .unwrap_or_else(|e| panic!("{}: '{text}' reads but its FEN '{back}' does not: {e}", R::NAME));
+    let again = parse_fen::<R>(&back).unwrap_or_else(|e| {
+        panic!(
+            "{}: '{text}' reads but its FEN '{back}' does not: {e}",
+            R::NAME
+        )
+    });
     assert_eq!(again, pos, "{}: '{text}' -> '{back}'", R::NAME);
     assert_eq!(to_fen(&again), back);
     for mv in movegen::legal_moves(&pos).iter() {

@@ -65,7 +65,13 @@ fuzz_target!(|data: &[u8]| {
     // A value the engine writes reads back whole (line breaks are the stream's).
     if !text.contains(['\n', '\r']) {
         let line = format!("error message={}", quote(&text));
-        let read = parse_line(&line).expect("a quoted value parses").expect("not blank");
-        assert_eq!(read.get("message"), Some(text.replace('"', "'").as_str()), "{line}");
+        let read = parse_line(&line)
+            .expect("a quoted value parses")
+            .expect("not blank");
+        assert_eq!(
+            read.get("message"),
+            Some(text.replace('"', "'").as_str()),
+            "{line}"
+        );
     }
 });

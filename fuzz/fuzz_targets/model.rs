@@ -26,8 +26,13 @@ fuzz_target!(|data: &[u8]| {
     for name in [variant.name(), "dameo"] {
         if let Ok(model) = Model::from_bytes(&file, name) {
             let written = model.to_bytes();
-            let again = Model::from_bytes(&written, name).expect("a model read writes back readable");
-            assert_eq!(again.to_bytes(), written, "a model read writes back otherwise");
+            let again =
+                Model::from_bytes(&written, name).expect("a model read writes back readable");
+            assert_eq!(
+                again.to_bytes(),
+                written,
+                "a model read writes back otherwise"
+            );
             with_variant!(variant, R => {
                 let _ = model.net.evaluate_position(&Position::<R>::start());
             });

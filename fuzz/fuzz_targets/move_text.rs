@@ -16,10 +16,18 @@ use libfuzzer_sys::fuzz_target;
 fn check<R: Rules>(pos: &Position<R>, text: &str) {
     let legal = movegen::legal_moves(pos);
     if let Ok(mv) = parse_move(pos, text) {
-        assert!(legal.contains(&mv), "{}: '{text}' read as an illegal move", R::NAME);
+        assert!(
+            legal.contains(&mv),
+            "{}: '{text}' read as an illegal move",
+            R::NAME
+        );
     }
     if let Ok(mv) = parse_any_move(pos, text) {
-        assert!(legal.contains(&mv), "{}: '{text}' read as an illegal move", R::NAME);
+        assert!(
+            legal.contains(&mv),
+            "{}: '{text}' read as an illegal move",
+            R::NAME
+        );
     }
     if let Ok(sq) = parse_square::<R>(text) {
         assert!(R::BOARD.contains(sq));
@@ -27,9 +35,19 @@ fn check<R: Rules>(pos: &Position<R>, text: &str) {
     }
     for mv in legal.iter() {
         let path = move_text(pos, mv);
-        assert_eq!(parse_move(pos, &path).as_ref(), Ok(mv), "{}: '{path}'", R::NAME);
+        assert_eq!(
+            parse_move(pos, &path).as_ref(),
+            Ok(mv),
+            "{}: '{path}'",
+            R::NAME
+        );
         let hub = hub_move::<R>(mv);
-        assert_eq!(parse_any_move(pos, &hub).as_ref(), Ok(mv), "{}: '{hub}'", R::NAME);
+        assert_eq!(
+            parse_any_move(pos, &hub).as_ref(),
+            Ok(mv),
+            "{}: '{hub}'",
+            R::NAME
+        );
     }
 }
 

@@ -90,10 +90,11 @@ pub fn parse_line(text: &str) -> Result<Option<Line>, String> {
     }))
 }
 
-/// A value as it must be written: quoted when empty or holding a space, `=` or quote
-/// (inner double quotes become single quotes: the syntax has no escape).
+/// A value as it must be written: quoted when empty or holding whitespace (any that
+/// [`parse_line`] splits at, form feeds and no-break spaces too), `=` or quote (inner
+/// double quotes become single quotes: the syntax has no escape).
 pub fn quote(value: &str) -> String {
-    if value.is_empty() || value.contains([' ', '=', '"', '\t']) {
+    if value.is_empty() || value.contains(|c: char| c.is_whitespace() || c == '=' || c == '"') {
         format!("\"{}\"", value.replace('"', "'"))
     } else {
         value.to_string()
