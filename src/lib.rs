@@ -2,6 +2,17 @@
 //! `scandinavian`, `boyer-parton`, `english`), following the project's rules
 //! specification, `docs/rules.md`.
 //!
+//! This is the library under the `dama` binary. What the program does, how to build it
+//! and a tour of its commands are in the repository's `README.md`; each subject has its
+//! page in `docs/` (`docs/engine.md`: search, time, threads; `docs/evaluation.md`: the
+//! networks and their training; `docs/egdb.md`: endgame databases;
+//! `docs/books-annotation.md`; `docs/matches.md`; `docs/board.md`; `docs/testing.md`;
+//! `docs/results.md`: every measurement), and the Hub protocol is in `protocol.md`.
+//!
+//! A library user starts from [`Position`] (a position of a rule set, its moves), the
+//! [`Rules`] types (one per variant), [`engine::Engine`] (the search) and
+//! [`pdn::PdnReader`] (the games of a PDN file); each has an example below its name.
+//!
 //! # Layers
 //!
 //! The crate is a stack of layers, listed here top-down. A module may import from its own

@@ -10,6 +10,23 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// A position of the rule set `R`.
+///
+/// Made by [`Position::start`] or from a PDN FEN ([`crate::fen::parse_fen`]); a move is
+/// played by copy-make, [`Position::play`], which leaves the position as it was:
+///
+/// ```
+/// use dama::{fen, notation, perft::perft, rules::Scandinavian, Color, Position};
+///
+/// let pos: Position<Scandinavian> = fen::parse_fen("W:WKa1:Bd4,e7,b6,Kg5,h8").unwrap();
+/// assert_eq!(pos.side(), Color::White);
+/// assert_eq!(perft(&pos, 1), 2); // the king's two capture paths
+///
+/// let mv = notation::parse_move(&pos, "a1xf6xh4").unwrap();
+/// let after = pos.play(&mv);
+/// assert_eq!(after.side(), Color::Black);
+/// assert_eq!(after.pieces(Color::Black).count(), 3);
+/// assert_eq!(pos.pieces(Color::Black).count(), 5);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position<R: Rules> {
     pieces: [Bitboard; 2],

@@ -22,6 +22,22 @@ use crate::rules::Rules;
 use std::sync::Arc;
 
 /// The engine for the rules `R`.
+///
+/// Give it a game, then search its last position to a limit; `report` sees each
+/// completed iteration:
+///
+/// ```
+/// use dama::engine::{time::Limits, Engine};
+/// use dama::{fen, game::Game, notation, rules::English};
+///
+/// let mut engine = Engine::<English>::new(16, 1); // a 16 MiB table, one thread
+/// engine.set_game(Game::new(fen::parse_fen("W:W22,K31:BK15").unwrap()));
+/// let limits = Limits { depth: Some(8), ..Limits::default() };
+/// let result = engine.search(&limits, 1, &|info| assert!(info.depth <= 8));
+/// let best = result.best.unwrap();
+/// // 22-18 gives the man away; the king comes back to guard it.
+/// assert_eq!(notation::move_text(engine.game().position(), &best), "31-27");
+/// ```
 pub struct Engine<R: Rules> {
     game: Game<R>,
     tt: TranspositionTable,

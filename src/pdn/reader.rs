@@ -59,6 +59,23 @@ enum Mode {
 }
 
 /// The games of a PDN stream, one [`PdnEntry`] at a time.
+///
+/// A file is opened with [`crate::pdn::open_pdn`]; any `BufRead` will do, in any of
+/// the encodings PDN files are found in. A game that does not read is an entry with its
+/// error, and the games after it are read:
+///
+/// ```
+/// use dama::pdn::PdnReader;
+///
+/// let text = "[Event \"first\"]\n\n1. 11-15 23-19 *\n\n[Event \"second\"]\n\n1. 9-13 22-18 1-0\n";
+/// let games: Vec<_> = PdnReader::new(text.as_bytes()).collect();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[1].place(), "game 2 (line 5)");
+/// let second = games[1].game.as_ref().unwrap();
+/// assert_eq!(second.tag("Event"), Some("second"));
+/// assert_eq!(second.moves, ["9-13", "22-18"]);
+/// assert_eq!(second.result, "1-0");
+/// ```
 pub struct PdnReader<B> {
     lines: TextLines<B>,
     mode: Mode,

@@ -24,6 +24,22 @@ pub use scandinavian::Scandinavian;
 /// are the vertical mirror image. Where four of the five variants agree the constant has
 /// a default, and the fifth variant's file sets it; each variant's file still names
 /// every rule of its section, saying where the default applies.
+///
+/// Code is generic over `R: Rules`, so one function serves every variant:
+///
+/// ```
+/// use dama::rules::{Croda, Dameo, English, Rules};
+/// use dama::{perft::perft, Position};
+///
+/// fn first_moves<R: Rules>() -> u64 {
+///     perft(&Position::<R>::start(), 1)
+/// }
+/// assert_eq!(English::NAME, "english");
+/// assert!(English::NUMERIC_SQUARES && !Dameo::NUMERIC_SQUARES);
+/// assert!(Dameo::MAJORITY && !English::MAJORITY);
+/// assert_eq!(first_moves::<English>(), 7);
+/// assert_eq!(Croda::NAME, "croda");
+/// ```
 pub trait Rules:
     Copy + Clone + Default + PartialEq + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug + 'static
 {
