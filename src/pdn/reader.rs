@@ -203,7 +203,7 @@ impl<B: BufRead> PdnReader<B> {
         let chars: Vec<char> = line.chars().collect();
         let mut i = 0;
         while i < chars.len() {
-            i = match &mut self.mode {
+            let next = match &mut self.mode {
                 Mode::Comment { text, .. } => match chars[i..].iter().position(|&c| c == '}') {
                     Some(k) => {
                         let mut text = std::mem::take(text);
@@ -239,6 +239,8 @@ impl<B: BufRead> PdnReader<B> {
                 }
                 Mode::Moves => self.read_moves(n, &chars, i),
             };
+            // Every step reads at least one character, whatever the input.
+            i = next.max(i + 1);
             if self.skipping {
                 return;
             }
@@ -249,8 +251,8 @@ impl<B: BufRead> PdnReader<B> {
     /// next one starts.
     fn read_moves(&mut self, n: usize, chars: &[char], i: usize) -> usize {
         let c = chars[i];
-        if c.is_whitespace() || c == '\u{FEFF}' || c == ')' {
-            return i + 1;
+        if c.is_whitespace() || c == '\u{FEFF}' || c == ')' || c == '}' {
+            return i + 1; // a stray closing bracket closes nothing
         }
         match c {
             ';' => {
@@ -485,6 +487,14 @@ mod tests {
         assert_eq!(e[1].game.as_ref().unwrap().preface, "");
         assert_eq!(e[1].game.as_ref().unwrap().result, "2-0");
         assert_eq!(moves(&e[2]), ["10-14"]);
+    }
+
+    #[test]
+    fn a_stray_closing_brace_or_parenthesis_is_skipped() {
+        // A '}' outside a comment once made the reader loop forever.
+        let e = read("1. 11-15 } 23-19 ) } 2. 8-11 *");
+        assert_eq!(moves(&e[0]), ["11-15", "23-19", "8-11"]);
+        assert_eq!(read("}").len(), 0);
     }
 
     #[test]
