@@ -21,3 +21,31 @@ fn hub_line_quote_keeps_a_value_with_a_form_feed_whole() {
         );
     }
 }
+
+/// The text of a book file of `variant` with its lines and the right checksum line.
+fn book_text(variant: &str, lines: &[&str]) -> String {
+    let mut text = format!("# dama book 1\n# variant {variant}\n");
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    let sum = dama::engine::book::fnv1a64(text.as_bytes());
+    text + &format!("# fnv1a64 {sum:016x}\n")
+}
+
+/// book (review of the target): a book move scored near `i32::MIN` made `choose`
+/// overflow in `best - margin`.
+#[test]
+fn book_choose_with_the_lowest_score() {
+    use dama::engine::book::Book;
+    use dama::rules::English;
+    let text = book_text(
+        "english",
+        &["B:W21-32:B1-12 | 11-15 -2147483648 1 | 9-13 -2147483647 1"],
+    );
+    let book = Book::<English>::parse(&text).unwrap();
+    let start = dama::Position::<English>::start();
+    for margin in [0, 1, 100] {
+        assert!(book.choose(&start, margin, 3).is_some());
+    }
+}

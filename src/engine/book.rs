@@ -164,8 +164,9 @@ impl<R: Rules> Book<R> {
     /// so 0 always gives the best).
     pub fn choose(&self, pos: &Position<R>, margin: Score, pick: u64) -> Option<Move> {
         let moves = self.probe(pos)?;
-        let best = moves[0].score;
-        let near: Vec<&BookMove> = moves.iter().filter(|m| m.score >= best - margin).collect();
+        // Saturating: a file may score a move as low as `Score::MIN`.
+        let floor = moves[0].score.saturating_sub(margin.max(0));
+        let near: Vec<&BookMove> = moves.iter().filter(|m| m.score >= floor).collect();
         Some(near[(pick % near.len() as u64) as usize].mv)
     }
 
