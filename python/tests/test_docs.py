@@ -1,0 +1,15 @@
+"""The examples of docs/python.md run, and print what the page says they print."""
+
+import doctest
+
+from conftest import ROOT
+
+
+def test_the_python_page_examples():
+    result = doctest.testfile(
+        str(ROOT / "docs" / "python.md"),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+    )
+    assert result.attempted >= 20
+    assert result.failed == 0
