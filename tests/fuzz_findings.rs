@@ -49,3 +49,46 @@ fn book_choose_with_the_lowest_score() {
         assert!(book.choose(&start, margin, 3).is_some());
     }
 }
+
+/// egdb: a slice file whose block table ends at `u64::MAX` (header checksum right)
+/// overflowed `payload + offsets[blocks]` in `SliceFile::open` (a panic with overflow
+/// checks, as the fuzz build has). The input as found: `fuzz/artifacts` are not kept,
+/// so the file is made again here the way the target's checksum repair made it.
+#[test]
+fn egdb_block_table_ending_at_u64_max() {
+    use dama::egdb::file::{checksum, decode, encode};
+    use dama::egdb::material::Material;
+    let material = Material {
+        white_men: 1,
+        white_kings: 0,
+        black_men: 1,
+        black_kings: 0,
+    };
+    let values: Vec<u16> = (0..100).map(|i| i % 7).collect();
+    let mut file = encode("english", material, &values);
+    assert_eq!(decode(&file, "english", material, 100), Ok(values));
+    let fixed = 13 + "english".len() + 4 + 1 + 8 + 4 + 4;
+    let blocks = 1;
+    let header_len = fixed + 16 * blocks + 8;
+    file[fixed + 8..fixed + 16].copy_from_slice(&u64::MAX.to_le_bytes());
+    let sum = checksum(&file[..header_len]);
+    file[header_len..header_len + 8].copy_from_slice(&sum.to_le_bytes());
+    let e = decode(&file, "english", material, 100).unwrap_err();
+    assert!(e.contains("block table"), "{e}");
+}
+
+/// egdb (review of the target): reads past the end of the bytes, and runs that unpack
+/// to more values than a block holds, are errors before anything is allocated.
+#[test]
+fn egdb_reads_and_runs_out_of_bounds() {
+    use dama::egdb::file::{unpack, Source};
+    let bytes: &[u8] = &[1, 2, 3];
+    assert!(bytes.read_at(u64::MAX, 2).is_err());
+    assert!(bytes.read_at(2, usize::MAX).is_err());
+    let mut out = Vec::new();
+    // 129 copies of 7, then a literal of 128 bytes, where 2 values were expected.
+    let mut packed = vec![255u8, 7, 127];
+    packed.extend([0u8; 128]);
+    assert!(unpack(&packed, 2, &mut out).is_err());
+    assert!(out.len() <= 2, "{} bytes written", out.len());
+}

@@ -78,9 +78,11 @@ pub fn pack(data: &[u8], out: &mut Vec<u8>) {
     flush(out, literal_start, data.len());
 }
 
-/// Decodes [`pack`]'s output, which must give exactly `len` bytes.
+/// Decodes [`pack`]'s output, which must give exactly `len` bytes (no more are
+/// written to `out`, whatever `packed` holds).
 pub fn unpack(packed: &[u8], len: usize, out: &mut Vec<u8>) -> Result<(), String> {
     let start = out.len();
+    let too_many = || format!("a block holds more than the {len} values expected");
     let mut i = 0;
     while i < packed.len() {
         let c = packed[i] as usize;
@@ -89,10 +91,16 @@ pub fn unpack(packed: &[u8], len: usize, out: &mut Vec<u8>) -> Result<(), String
             let lit = packed
                 .get(i..i + c + 1)
                 .ok_or("a literal run goes past the block")?;
+            if out.len() - start + lit.len() > len {
+                return Err(too_many());
+            }
             out.extend_from_slice(lit);
             i += c + 1;
         } else {
             let b = *packed.get(i).ok_or("a repeat has no byte")?;
+            if out.len() - start + (c - 126) > len {
+                return Err(too_many());
+            }
             out.extend(std::iter::repeat_n(b, c - 126));
             i += 1;
         }
@@ -170,8 +178,9 @@ pub trait Source {
 
 impl Source for [u8] {
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String> {
-        let o = offset as usize;
-        self.get(o..o + len)
+        usize::try_from(offset)
+            .ok()
+            .and_then(|o| self.get(o..o.checked_add(len)?))
             .map(|s| s.to_vec())
             .ok_or_else(|| "the file is truncated".to_string())
     }
@@ -286,7 +295,7 @@ impl<S: Source + ?Sized> SliceFile<S> {
         let payload = (header_len + 8) as u64;
         if offsets.windows(2).any(|w| w[0] > w[1])
             || offsets.first() != Some(&0)
-            || payload + offsets[blocks] != source.size()
+            || payload.checked_add(offsets[blocks]) != Some(source.size())
         {
             return Err("the file is truncated or its block table is inconsistent".into());
         }
