@@ -5,6 +5,12 @@ import doctest
 from conftest import ROOT
 
 
+def test_the_readme_example():
+    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False)
+    assert result.attempted >= 6
+    assert result.failed == 0
+
+
 def test_the_python_page_examples():
     result = doctest.testfile(
         str(ROOT / "docs" / "python.md"),
