@@ -149,6 +149,23 @@ def main():
     write("pdn", "0", '[Event "x"]\n[Variant "english"]\n\n{before} 1. 11-15?! {slow} 23-19 $4 2. 8-11 (2. 9-14 {the (main) line} 22-17) 22-18!! 1-0\n')
     write("pdn", "1", '[Variant "dameo"]\n[FEN "W:We2:Be3,f4,g5,a8"]\n\n1. e2xe4xg4xg6 *\n')
 
+    for name in ["english", "dameo"]:
+        with open(os.path.join(ROOT, "src/eval/weights", name + ".txt")) as f:
+            write("weights", name, f.read())
+
+    head = bytearray(64)
+    head[0:8] = b"DAMADATA"
+    head[8:16] = struct.pack("<II", 1, 32)
+    head[16:23] = b"english"
+    records = b"".join(
+        struct.pack("<QQQhBBI", white, black, kings, score, side, result, game)
+        for white, black, kings, score, side, result, game in [
+            (0x0000000000AA55AA, 0x55AA550000000000, 0, 12, 0, 1, 7),
+            (0x0000000000000001, 0x8000000000000000, 0x8000000000000001, -40, 1, 2, 8),
+        ]
+    )
+    write("train_data", "english", bytes(head) + records)
+
 
 if __name__ == "__main__":
     main()

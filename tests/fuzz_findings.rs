@@ -92,3 +92,16 @@ fn egdb_reads_and_runs_out_of_bounds() {
     assert!(unpack(&packed, 2, &mut out).is_err());
     assert!(out.len() <= 2, "{} bytes written", out.len());
 }
+
+/// train_data (review of the target, whose first input would panic):
+/// `Record::from_bytes` indexed its bytes
+/// before checking there were 32 of them.
+#[test]
+fn train_data_record_of_the_wrong_length() {
+    use dama::learn::data::Record;
+    for n in [0, 1, 26, 31, 33] {
+        let e = Record::from_bytes(&vec![0u8; n]).unwrap_err();
+        assert!(e.contains("32 bytes"), "{n}: {e}");
+    }
+    assert!(Record::from_bytes(&[0u8; 32]).is_ok());
+}

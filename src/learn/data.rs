@@ -105,8 +105,14 @@ impl Record {
         b
     }
 
-    /// Reads a record; an error names what is wrong with it.
+    /// Reads a record ([`RECORD_BYTES`] bytes); an error names what is wrong with it.
     pub fn from_bytes(b: &[u8]) -> Result<Record, String> {
+        if b.len() != RECORD_BYTES {
+            return Err(format!(
+                "a record has {RECORD_BYTES} bytes, not {}",
+                b.len()
+            ));
+        }
         let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
         let side = match b[26] {
             0 => Color::White,
