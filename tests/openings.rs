@@ -47,7 +47,7 @@ fn check_shipped<R: Rules>() {
     // Legal, and reaching the FEN each line gives: read_openings checks both.
     let openings = read_openings::<R>(&text).unwrap();
     // 200 lines each, but boyer-parton's 85 and scandinavian's 382, sifted by games from
-    // 285 and 600 (README).
+    // 285 and 600 (docs/results.md).
     assert!(
         openings.len() >= 80,
         "{}: {} lines",

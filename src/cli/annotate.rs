@@ -31,7 +31,7 @@ comment before the first move, and after each move its mark and a comment:
 the move's score (or 'win in N' / 'loss in N' plies when forced), the label, the best
 move and its score when it was another, and the databases' value of the position before
 the move where they hold it. --json writes one JSON object a line per move instead
-(README documents the fields), and the summaries go to stderr.
+(docs/books-annotation.md documents the fields), and the summaries go to stderr.
 Games are written whole as each is done. Ctrl-C stops at once and keeps the games
 written; the same command with --resume goes on after them (with --depth or --nodes and
 one thread, a resumed file is byte for byte the file of a run without interruption). A

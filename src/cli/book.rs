@@ -30,7 +30,7 @@ is not followed, and no position past --max-ply plies. It runs on every core (ba
 8 positions) with a progress bar; the positions are journalled in FILE.part as they are
 searched, and Ctrl-C or a crash keeps them: the same command with --resume goes on
 (--positions may be changed). When
-done it writes FILE whole (checksummed; the format is in src/engine/book.rs and README).
+done it writes FILE whole (checksummed; the format is in src/engine/book.rs and docs/books-annotation.md).
 Defaults per variant (depth): english 12, scandinavian and boyer-parton 10, dameo and
 croda 8.
 probe lists a position's book moves, best first, with their scores (hundredths of a man

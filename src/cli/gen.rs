@@ -22,7 +22,7 @@ killed run loses only the games in progress or waiting for an earlier one. Ctrl-
 finished file is the same as an uninterrupted run's.
 --shard K/N splits one run over N machines: each plays the games whose number leaves K-1
 when divided by N, so the shards are disjoint and together are the unsharded run, game
-for game; `dama train --data` takes all their files (README: a GNU parallel line and a
+for game; `dama train --data` takes all their files (docs/evaluation.md: a GNU parallel line and a
 Slurm array job).
 Examples:
   dama gen --variant english --games 20000 --nodes 10000 --out data/english-0.bin
@@ -81,7 +81,7 @@ pub struct GenArgs {
     pub resume: bool,
     /// Play only shard K of N (1 <= K <= N): the games whose number leaves K-1 when
     /// divided by N. The N shards of one command line are disjoint and together are the
-    /// whole run, so they can run on N machines (see README).
+    /// whole run, so they can run on N machines (see docs/evaluation.md).
     #[arg(long, value_parser = parse_shard)]
     pub shard: Option<Shard>,
 }

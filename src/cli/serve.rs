@@ -86,6 +86,13 @@ pub fn run(a: &ServeArgs) -> i32 {
         idle: std::time::Duration::from_secs(a.idle_timeout),
     };
     let open = a.open;
+    if config.engine.egdb_builtin {
+        // Solving takes seconds: said before, not only after.
+        eprintln!(
+            "dama serve: solving the built-in endgame databases before listening (scandinavian, \
+             up to 4 pieces: a few seconds; --no-egdb-builtin skips it)"
+        );
+    }
     let result = crate::serve::run(config, |addr| {
         let url = format!("http://{addr}/");
         println!("dama serve: listening on {url} (Ctrl-C stops)");

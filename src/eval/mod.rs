@@ -1,7 +1,7 @@
 //! What the search calls to score a position: the classic linear evaluation
 //! ([`classic`], weights in `weights/<variant>.txt`), the learned network's integer
 //! inference ([`network`]) and its file format ([`model`]), the models shipped in the
-//! binary (`models/<variant>.nnue`, remade by `dama train`: README, "Learned
+//! binary (`models/<variant>.nnue`, remade by `dama train`: docs/evaluation.md, "Learned
 //! evaluation"), and the [`Evaluation`] switch between them. The choice is made once per
 //! search; inside the search the network's first layer is updated incrementally move by
 //! move. Making evaluations (data, training, tuning) is the `learn` layer's.

@@ -379,7 +379,7 @@ fn move_comment<R: Rules>(before: &Position<R>, n: &MoveNote) -> String {
     parts.join("; ")
 }
 
-/// One JSON object (one line) per move of a game, as README documents them. `game` is
+/// One JSON object (one line) per move of a game, as docs/books-annotation.md documents them. `game` is
 /// the game's number in its file (from 1), `limit` the search's limit as text.
 pub fn json_lines<R: Rules>(
     number: usize,

@@ -5,7 +5,7 @@
 //! A pair that ends 1-1 (both games drawn, or each side won with the same colour) could
 //! not tell the engines apart; a line that gave a decisive pair in a match between an
 //! engine and a stronger one (itself at more time) is more likely to separate engines
-//! again. `dama openings --sift` keeps such lines (README: how the shipped files were
+//! again. `dama openings --sift` keeps such lines (docs/matches.md: how the shipped files were
 //! sifted and what that gained on fresh games).
 //!
 //! The games are read from the PDN that `dama match` writes ([`crate::play::match_resume`]

@@ -71,13 +71,13 @@ impl Selection {
             Variant::English => (8, (30, 90), 14),
             // Scandinavian's network scores a man at several of its units (model 2 about
             // 3.7, model 3 5.4 to 9.7), so 0.30..0.90 held nearly level lines that
-            // separated no better than random ones; 1.10..3.30 does (README "Do they
+            // separated no better than random ones; 1.10..3.30 does (docs/results.md "Do they
             // separate?").
             Variant::Scandinavian => (8, (110, 330), 12),
             Variant::BoyerParton => (8, (40, 120), 12),
             // In dameo and croda the stronger engine wins most games from any start, so
             // a line that favours one side much only wins that side both games of a
-            // pair: nearly balanced lines separate better there (README).
+            // pair: nearly balanced lines separate better there (docs/results.md).
             Variant::Dameo => (8, (10, 40), 9),
             Variant::Croda => (8, (10, 40), 9),
         };

@@ -8,7 +8,7 @@
 use crate::types::Score;
 
 /// Slots in a thread's cache (a power of two): 16,384 of 8 bytes, 128 KiB. 2^12 to
-/// 2^15 measured alike on the 2-core machine, 2^18 slower (README "The evaluation cache").
+/// 2^15 measured alike on the 2-core machine, 2^18 slower (docs/results.md "The evaluation cache").
 pub const EVAL_CACHE_SLOTS: usize = 1 << 14;
 
 /// A direct-mapped table of (hash tag, evaluation), one per search thread (no sharing,

@@ -9,7 +9,7 @@ use crate::variant::Variant;
 /// Quiet plies per line that the quiescence search may spend meeting the opponent's
 /// pending captures. 1 everywhere but boyer-parton, where the threat replies lost
 /// -23.2 ± 11.0 Elo against the search without them (W43 D194 L63, 300 games at
-/// 2+0.02, README "Learned evaluation"). In scandinavian, the search without them
+/// 2+0.02, docs/results.md "Learned evaluation"). In scandinavian, the search without them
 /// scored +8.3 ± 8.0 against the search with them (1000 games at 2+0.02, no decision),
 /// and with model 4 and truncation +0.0 ± 16.0 (308 games, stopped): kept there.
 pub const fn quiescence_threat_plies(variant: Variant) -> u32 {
@@ -30,7 +30,7 @@ pub const fn quiescence_threat_plies_of<R: Rules>() -> u32 {
 /// `above` or more over it, is scored by its evaluation, as the threat would not change
 /// which side of alpha it falls. `None`: every threatened leaf is searched on.
 /// english (60, 200) against none: +21.7 ± 14.7 Elo (481 games at 2+0.02 on the ACF
-/// ballots, H1; README "Selective search"); scandinavian (120, 400) against none:
+/// ballots, H1; docs/results.md "Selective search"); scandinavian (120, 400) against none:
 /// +8.3 ± 8.8 (1000 games at 2+0.02 on its openings, no decision): off there.
 pub const fn threat_window(variant: Variant) -> Option<(i32, i32)> {
     match variant {
@@ -53,7 +53,7 @@ pub const fn threat_window_of<R: Rules>() -> Option<(i32, i32)> {
 /// scandinavian: -57.4 ± 28.8 (171 games on its openings, H0), and margin 120 (its
 /// network scores about 4x english's) -6.4 ± 16.2 (327 games, stopped); dameo
 /// +13.9 ± 24.4 and croda +15.6 ± 26.6 (400 games each, no decision); boyer-parton
-/// -16.3 ± 16.7 (171 games, H0): off there (README "Selective search"). Scandinavian
+/// -16.3 ± 16.7 (171 games, H0): off there (docs/results.md "Selective search"). Scandinavian
 /// with [`truncation_margin`] on: margin 250 +2.6 ± 15.9 (264 games, stopped): off.
 pub const fn eval_cut_margin(variant: Variant) -> i32 {
     match variant {
@@ -74,7 +74,7 @@ pub const EVAL_CUT_REDUCTION: i32 = 4;
 /// (off the root) with no table move is first searched [`IID_REDUCTION`] plies shallower,
 /// so that the table gives it a move to try first. 0 turns it off. english, with
 /// [`truncation_margin`], against the search with neither: +25.8 ± 16.3 Elo (243 games at
-/// 2+0.02 on the ACF ballots, H1; README "Selective search"); scandinavian, both on at
+/// 2+0.02 on the ACF ballots, H1; docs/results.md "Selective search"); scandinavian, both on at
 /// english's margins: -7.8 ± 13.0 (537 games on its openings, H0), and at margins scaled
 /// to its network (400, two plies past 640) against neither: +15.4 ± 11.6 (271 games, H1):
 /// on there; not yet tried elsewhere.
@@ -100,7 +100,7 @@ pub const IID_REDUCTION: i32 = 4;
 /// at the first node below whose evaluation is within the margin again. 0 turns it off.
 /// english and scandinavian: on, with [`iid_depth`] (the SPRTs there). Scandinavian's
 /// margins are 4x english's: its network scores far wider (model 2 about 4x english's,
-/// model 3 wider still; README "Selective search"). Against 400 there, 250 lost
+/// model 3 wider still; docs/results.md "Selective search"). Against 400 there, 250 lost
 /// (-17.8 ± 16.6, 195 games, H0) and 600 did not win (+6.5 ± 13.0, 479 games, stopped);
 /// a soft band beside it (Cake's second counter: 80 to 400 outside, a quarter ply per
 /// 64) lost too (-22.3 ± 19.0, 203 games, H0).
@@ -134,7 +134,7 @@ pub const fn truncation_deep_of<R: Rules>() -> i32 {
 /// time left divided by this, plus three quarters of the increment
 /// (`TimeManager::with_clock_moves`). Fewer moves spend more of the clock early.
 /// scandinavian 15 against 30, one thread each, `--tc 2+0.02` on its openings,
-/// SPRT(0, 10): +11.5 ± 9.2 Elo (W98 D586 L73, 757 games, H1; README "The clock in
+/// SPRT(0, 10): +11.5 ± 9.2 Elo (W98 D586 L73, 757 games, H1; docs/results.md "The clock in
 /// scandinavian"): at 30 its games ended with a third of the base time unused.
 /// english 15 against 30, the same way on the ACF ballots: +18.0 ± 12.2 (W33 D280 L16,
 /// 329 games, H1). boyer-parton 15 against 30 on its openings: -2.1 ± 9.8 (W56 D219
@@ -156,7 +156,7 @@ pub const fn clock_moves_of<R: Rules>() -> u32 {
 /// `egdb-builtin`); 0: none. scandinavian 4 (23 slices, 7.4 M positions, 3.8 s on one
 /// thread, once per process): the 4-piece databases against none, one thread each,
 /// `--tc 2+0.02` on its openings, SPRT(0, 10): +20.6 ± 14.1 Elo (W45 D214 L28, 287
-/// games, H1; README "Endgame databases").
+/// games, H1; docs/results.md "Endgame databases").
 pub const fn builtin_egdb_pieces(variant: Variant) -> u32 {
     match variant {
         Variant::Scandinavian => 4,
