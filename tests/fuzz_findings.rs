@@ -105,3 +105,19 @@ fn train_data_record_of_the_wrong_length() {
     }
     assert!(Record::from_bytes(&[0u8; 32]).is_ok());
 }
+
+/// weights: a weights file with `rank3 222222226` read, and the evaluation then
+/// overflowed `i32` (a panic with overflow checks, a wrapped score without). The file
+/// as found is `tests/fixtures/fuzz/weights/multiply-overflow.txt`.
+#[test]
+fn weights_too_large_to_evaluate() {
+    use dama::eval::classic::Weights;
+    let bytes = include_bytes!("fixtures/fuzz/weights/multiply-overflow.txt");
+    let e = Weights::parse(&String::from_utf8_lossy(bytes)).unwrap_err();
+    assert!(e.contains("out of range"), "{e}");
+    let mut w = Weights::parse(include_str!("../src/eval/weights/english.txt")).unwrap();
+    w.values.iter_mut().for_each(|v| *v = i32::MAX);
+    w.tempo = i32::MAX;
+    let s = dama::eval::classic::evaluate(&dama::Position::<dama::rules::English>::start(), &w);
+    assert!(s.abs() <= dama::types::MATE_BOUND / 2, "{s}");
+}

@@ -33,6 +33,9 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 /// Number of features.
 pub const FEATURES: usize = 14;
 
+/// The largest weight a weights file may give, in hundredths of a man (100 men).
+pub const MAX_WEIGHT: i32 = 10_000;
+
 /// Evaluation weights, one per feature, plus the side-to-move bonus.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
@@ -106,6 +109,12 @@ impl Weights {
             let v: i32 = value
                 .parse()
                 .map_err(|_| format!("line {}: '{value}' is not an integer", n + 1))?;
+            if v.abs() > MAX_WEIGHT {
+                return Err(format!(
+                    "line {}: weight {v} is out of range -{MAX_WEIGHT}..{MAX_WEIGHT}",
+                    n + 1
+                ));
+            }
             if name == "tempo" {
                 tempo = Some(v);
             } else if let Some(i) = FEATURE_NAMES.iter().position(|f| *f == name) {
@@ -262,13 +271,15 @@ pub fn draw_scale<R: Rules>(pos: &Position<R>) -> i32 {
 /// positions without a capture (the search resolves captures first).
 pub fn evaluate<R: Rules>(pos: &Position<R>, w: &Weights) -> Score {
     let f = features(pos);
-    let mut s: i32 = 0;
+    // In i64 and clamped far below the win scores, whatever a weights file holds.
+    let mut s: i64 = 0;
     for i in 0..FEATURES {
-        s += w.values[i] * f[i];
+        s += i64::from(w.values[i]) * i64::from(f[i]);
     }
-    s = s * draw_scale(pos) / 64;
+    s = s * i64::from(draw_scale(pos)) / 64;
     let s = if pos.side() == Color::White { s } else { -s };
-    s + w.tempo
+    let bound = i64::from(crate::types::MATE_BOUND / 2);
+    (s + i64::from(w.tempo)).clamp(-bound, bound) as Score
 }
 
 #[cfg(test)]
