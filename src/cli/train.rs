@@ -149,7 +149,11 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
     let mut sets = Vec::new();
     for path in &args.data {
         let size = std::fs::metadata(path).map_or(0, |m| m.len());
-        eprintln!("train: reading {} ({:.1} MB)", path.display(), size as f64 / 1e6);
+        eprintln!(
+            "train: reading {} ({:.1} MB)",
+            path.display(),
+            size as f64 / 1e6
+        );
         match data::read_any(path, &accepted) {
             Ok(r) => {
                 eprintln!("train: {} positions from {}", r.len(), path.display());
