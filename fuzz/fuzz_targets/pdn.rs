@@ -1,11 +1,12 @@
-//! PDN text: `pdn::parse_pdn`, then each game read with `read_game` in the variant it
-//! names (else every variant) with the variant's `parse_move`, as `read_pdn_game` does.
-//! Written to change little when the reader takes bytes.
+//! PDN files as bytes: `pdn::PdnReader` (every encoding and line end it reads), then
+//! each game that reads replayed with `read_game` in the variant it names (else every
+//! variant) with the variant's `parse_move`, as `annotate` and `read_pdn_game` do. Also
+//! `text::decode`, which the match and openings commands use on whole files.
 
 #![no_main]
 
 use dama::notation::parse_move;
-use dama::pdn::{parse_pdn, read_game, PastEnd, PdnGame};
+use dama::pdn::{read_game, PastEnd, PdnGame, PdnReader};
 use dama::{with_variant, Rules, Variant};
 use libfuzzer_sys::fuzz_target;
 
@@ -14,8 +15,12 @@ fn read<R: Rules>(g: &PdnGame) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let text = String::from_utf8_lossy(data);
-    for g in parse_pdn(&text) {
+    let mut last = 0;
+    for entry in PdnReader::new(data) {
+        // Games are numbered 1, 2, 3 ... in order, bad ones included.
+        assert_eq!(entry.number, last + 1);
+        last = entry.number;
+        let Ok(g) = entry.game else { continue };
         let variants = match g.variant() {
             Some(v) => vec![v],
             None => Variant::ALL.to_vec(),
@@ -24,4 +29,5 @@ fuzz_target!(|data: &[u8]| {
             with_variant!(v, R => read::<R>(&g));
         }
     }
+    let _ = dama::pdn::text::decode(data);
 });
