@@ -114,3 +114,19 @@ macro_rules! make_any {
         }
     };
 }
+
+/// Runs `$body` with `$x` and `$y` bound to the values inside `$a` and `$b` when both
+/// are of the same variant, else gives `$other`.
+#[macro_export]
+macro_rules! dispatch_pair {
+    ($a:expr, $b:expr, $x:ident, $y:ident => $body:expr, else $other:expr) => {
+        match ($a, $b) {
+            ($crate::any::Any::Dameo($x), $crate::any::Any::Dameo($y)) => $body,
+            ($crate::any::Any::Croda($x), $crate::any::Any::Croda($y)) => $body,
+            ($crate::any::Any::Scandinavian($x), $crate::any::Any::Scandinavian($y)) => $body,
+            ($crate::any::Any::BoyerParton($x), $crate::any::Any::BoyerParton($y)) => $body,
+            ($crate::any::Any::English($x), $crate::any::Any::English($y)) => $body,
+            _ => $other,
+        }
+    };
+}

@@ -6,7 +6,7 @@
 use crate::any::{Any, Family};
 use crate::board::{variant_named, AnyGame, Board, Move};
 use crate::errors::FileError;
-use crate::{dispatch, make_any};
+use crate::{dispatch, dispatch_pair, make_any};
 use dama::engine::book::Book;
 use dama::engine::search::{Info, SearchResult, Shared};
 use dama::engine::time::Limits;
@@ -312,24 +312,9 @@ impl Engine {
     ) -> PyResult<Option<Move>> {
         let l = limits(depth, movetime, nodes)?;
         if let Some(book) = &self.book {
-            let chosen = match (&**book, &board.game) {
-                (Any::Dameo(b), Any::Dameo(g)) => b
-                    .choose(g.position(), 0, 0)
-                    .map(|m| Move::new(g.position(), &m)),
-                (Any::Croda(b), Any::Croda(g)) => b
-                    .choose(g.position(), 0, 0)
-                    .map(|m| Move::new(g.position(), &m)),
-                (Any::Scandinavian(b), Any::Scandinavian(g)) => b
-                    .choose(g.position(), 0, 0)
-                    .map(|m| Move::new(g.position(), &m)),
-                (Any::BoyerParton(b), Any::BoyerParton(g)) => b
-                    .choose(g.position(), 0, 0)
-                    .map(|m| Move::new(g.position(), &m)),
-                (Any::English(b), Any::English(g)) => b
-                    .choose(g.position(), 0, 0)
-                    .map(|m| Move::new(g.position(), &m)),
-                _ => None,
-            };
+            let chosen = dispatch_pair!(&**book, &board.game, b, g => b
+                .choose(g.position(), 0, 0)
+                .map(|m| Move::new(g.position(), &m)), else None);
             if chosen.is_some() {
                 return Ok(chosen);
             }
@@ -392,18 +377,8 @@ impl Engine {
             let mut guard = engine
                 .lock()
                 .map_err(|_| "the engine failed in an earlier search".to_string())?;
-            match (&mut *guard, game) {
-                (Any::Dameo(e), Any::Dameo(g)) => Ok(search_on(e, g, &limits, multipv, &tx)),
-                (Any::Croda(e), Any::Croda(g)) => Ok(search_on(e, g, &limits, multipv, &tx)),
-                (Any::Scandinavian(e), Any::Scandinavian(g)) => {
-                    Ok(search_on(e, g, &limits, multipv, &tx))
-                }
-                (Any::BoyerParton(e), Any::BoyerParton(g)) => {
-                    Ok(search_on(e, g, &limits, multipv, &tx))
-                }
-                (Any::English(e), Any::English(g)) => Ok(search_on(e, g, &limits, multipv, &tx)),
-                _ => Err("the board and the engine are of different variants".to_string()),
-            }
+            dispatch_pair!(&mut *guard, game, e, g => Ok(search_on(e, g, &limits, multipv, &tx)),
+                else Err("the board and the engine are of different variants".to_string()))
         });
         Ok(Running {
             lines: Mutex::new(rx),
