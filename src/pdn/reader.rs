@@ -58,6 +58,17 @@ enum Mode {
     },
 }
 
+impl Mode {
+    /// The comment or variation still open, and the line it was opened on.
+    fn opened(&self) -> Option<(&'static str, usize)> {
+        match self {
+            Mode::Moves => None,
+            Mode::Comment { line, .. } => Some(("comment", *line)),
+            Mode::Variation { line, .. } => Some(("variation", *line)),
+        }
+    }
+}
+
 /// The games of a PDN stream, one [`PdnEntry`] at a time.
 ///
 /// A file is opened with [`crate::pdn::open_pdn`]; any `BufRead` will do, in any of
@@ -185,12 +196,7 @@ impl<B: BufRead> PdnReader<B> {
             self.skipping = false;
         }
         if tag_line {
-            let open = match &self.mode {
-                Mode::Moves => None,
-                Mode::Comment { line, .. } => Some(("comment", *line)),
-                Mode::Variation { line, .. } => Some(("variation", *line)),
-            };
-            if let Some((what, at)) = open {
+            if let Some((what, at)) = self.mode.opened() {
                 self.fail(format!(
                     "the {what} opened on line {at} is not closed before the tags on line {n}"
                 ));
@@ -320,12 +326,7 @@ impl<B: BufRead> PdnReader<B> {
 
     /// The end of the file: the last game given out.
     fn end(&mut self) {
-        let open = match &self.mode {
-            Mode::Moves => None,
-            Mode::Comment { line, .. } => Some(("comment", *line)),
-            Mode::Variation { line, .. } => Some(("variation", *line)),
-        };
-        match open {
+        match self.mode.opened() {
             Some((what, at)) if !self.skipping => self.fail(format!(
                 "the {what} opened on line {at} is not closed at the end of the file"
             )),
