@@ -659,3 +659,139 @@ fn builtin_databases_in_the_protocol() {
     h.send("init");
     assert_eq!(h.next(), "ready");
 }
+
+/// `skill` and `seed` are listed with their ranges; values out of range are refused
+/// with the range, and the old value stays.
+#[test]
+fn skill_and_seed_are_listed_and_checked() {
+    let mut h = Hub::start();
+    h.send("hub");
+    let lines = h.until("wait");
+    assert!(lines.contains(&"param name=skill value=10 type=int min=1 max=10".to_string()));
+    assert!(lines.contains(&"param name=seed value=0 type=int min=0 max=4294967295".to_string()));
+    for (value, error) in [
+        ("0", "skill 0 is out of range 1-10"),
+        ("11", "skill 11 is out of range 1-10"),
+        ("-3", "skill '-3' is not a valid number"),
+        ("strong", "skill 'strong' is not a valid number"),
+    ] {
+        assert_eq!(
+            h.ask(&format!("set-param name=skill value={value}")),
+            format!("error message=\"{error}\"")
+        );
+    }
+    assert_eq!(
+        h.ask("set-param name=seed value=4294967296"),
+        "error message=\"seed '4294967296' is not a valid number\""
+    );
+    h.send("set-param name=skill value=4");
+    h.send("set-param name=skill value=12");
+    h.next();
+    h.send("hub");
+    let lines = h.until("wait");
+    assert!(lines.contains(&"param name=skill value=4 type=int min=1 max=10".to_string()));
+}
+
+/// A whole game per variant through the protocol, the level changing every move (1, 2,
+/// ... 10, 1, ...): every move is legal.
+#[test]
+fn every_level_plays_a_whole_game_per_variant() {
+    for v in Variant::ALL {
+        with_variant!(v, R => {
+            let mut h = Hub::start();
+            h.send(&format!("set-param name=variant value={v}"));
+            h.send("set-param name=move-format value=path");
+            let mut game = Game::new(Position::<R>::start());
+            let mut moves: Vec<String> = Vec::new();
+            while game.outcome().is_none() && moves.len() < 300 {
+                h.send(&format!("set-param name=skill value={}", moves.len() % 10 + 1));
+                h.send(&format!("pos start moves=\"{}\"", moves.join(" ")));
+                h.send("level move-time=0.02");
+                h.send("go think");
+                let lines = h.until("done");
+                let (mv, _) = check_done(lines.last().unwrap());
+                let m = dama::notation::parse_move(game.position(), &mv)
+                    .unwrap_or_else(|e| panic!("{v}: {mv}: {e}"));
+                assert!(movegen::legal_moves(game.position()).contains(&m), "{v}: {mv}");
+                game.play(&m);
+                moves.push(mv);
+            }
+        });
+    }
+}
+
+/// The moves of `plies` plies of english self-play at `skill` with `seed`, in a fresh
+/// engine (each level's node budget ends its searches, so they do not depend on the
+/// machine's speed).
+fn level_game(skill: u32, seed: u32, plies: usize) -> Vec<String> {
+    let mut h = Hub::start();
+    h.send(&format!("set-param name=skill value={skill}"));
+    h.send(&format!("set-param name=seed value={seed}"));
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..plies {
+        h.send(&format!("pos start moves=\"{}\"", moves.join(" ")));
+        h.send("level move-time=60");
+        h.send("go think");
+        let lines = h.until("done");
+        moves.push(check_done(lines.last().unwrap()).0);
+    }
+    moves
+}
+
+/// With a fixed seed a level plays the same game; with another seed another game.
+#[test]
+fn a_seed_makes_a_level_reproducible() {
+    let a = level_game(2, 5, 24);
+    assert_eq!(a, level_game(2, 5, 24));
+    assert_ne!(a, level_game(2, 6, 24));
+}
+
+/// `go analyze` ignores the level: the same lines at level 1 as at level 10.
+#[test]
+fn analyze_is_at_full_strength_whatever_the_level() {
+    let run = |skill: u32| {
+        let mut h = Hub::start();
+        h.send(&format!("set-param name=skill value={skill}"));
+        h.send("pos start moves=\"11-15 23-19\"");
+        h.send("level depth=9");
+        h.send("go analyze");
+        h.until("done")
+            .into_iter()
+            .map(|l| {
+                // Times differ from run to run.
+                l.split(' ')
+                    .filter(|f| !f.starts_with("time=") && !f.starts_with("nps="))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+    };
+    let full = run(10);
+    assert_eq!(full.len(), 10, "{full:?}");
+    assert_eq!(run(1), full);
+}
+
+/// At a level, `go ponder` answers only after `ponder-hit` (or `stop`), and then at
+/// once: the level's budget bounds its search, not the clock.
+#[test]
+fn a_level_ponders_until_ponder_hit() {
+    let mut h = Hub::start();
+    h.send("set-param name=skill value=3");
+    for end in ["ponder-hit", "stop"] {
+        h.send("pos start moves=\"11-15\"");
+        h.send("level time=600 inc=0");
+        h.send("go ponder");
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_millis(300) {
+            if let Ok(l) = h.lines.recv_timeout(Duration::from_millis(10)) {
+                assert!(!l.starts_with("done"), "{end}: a ponder search waits");
+            }
+        }
+        h.send(end);
+        let lines = h.until("done");
+        assert!(
+            check_done(lines.last().unwrap()).0.contains('-'),
+            "{end}: {lines:?}"
+        );
+    }
+}

@@ -329,6 +329,38 @@ async fn dama_plays_its_book_moves_at_once() {
     assert!(near.contains(&played), "{played} not in {near:?}");
 }
 
+/// A playing level on the page: the state carries it with its name, a low level
+/// answers at once even with a minute a move (its node budget, not the clock, bounds
+/// it), and an out-of-range level is refused with the range.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_level_plays_at_once_and_is_in_the_state() {
+    let s = Server::start();
+    let mut ws = connect(&s).await;
+    next_of(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "engine", "skill": 11})).await;
+    let e = next_of(&mut ws, "error").await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("a level from 1 to 10"),
+        "{e}"
+    );
+    send(
+        &mut ws,
+        json!({"type": "engine", "side": "black", "movetime": 60000, "skill": 2}),
+    )
+    .await;
+    let mut st = next_of(&mut ws, "state").await;
+    assert_eq!(st["engine"]["skill"], 2);
+    assert_eq!(st["engine"]["skill_name"], "novice");
+    // Searched at full strength, the move would come after a minute, past next_of's 20 s.
+    while st["history"].as_array().unwrap().is_empty() {
+        st = next_of(&mut ws, "state").await;
+    }
+    assert_eq!(st["history"].as_array().unwrap().len(), 1);
+}
+
 /// Scandinavian's built-in databases on the page: with no files, the first
 /// scandinavian page has every slice of up to 4 pieces solved in memory (three kings
 /// against one: won, the capture in 18 plies, as `dama egdb probe` says on built files);
@@ -858,6 +890,64 @@ async fn browser_exports_a_pdn_that_reads_back() {
     let games = dama::pdn::parse_pdn(pdn.as_str().unwrap());
     assert_eq!(games[0].moves, texts);
     assert_eq!(games[0].tag("Black"), Some("dama"));
+    p.close().await;
+}
+
+/// The level chosen on the page is shown, and a game saved from it carries the level in
+/// its tags and in the engine's name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_plays_at_a_level_and_saves_it_in_the_pdn() {
+    let Some(p) = page().await else {
+        return;
+    };
+    let c = &p.c;
+    c.goto(&format!("{}/?variant=english", p.s.url))
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        "document.body.dataset.variant === 'english'",
+        "the board",
+    )
+    .await;
+    c.execute(
+        "const k = document.getElementById('skill'); k.value = '3'; \
+         k.dispatchEvent(new Event('change')); \
+         const e = document.getElementById('engine-side'); e.value = 'black'; \
+         e.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    // Black moves first in english: dama plays at once at level 3.
+    wait_for(
+        c,
+        "document.body.dataset.skill === '3' && document.body.dataset.plies === '1'",
+        "dama's move at level 3",
+    )
+    .await;
+    assert_eq!(
+        js(
+            c,
+            "document.getElementById('skill').selectedOptions[0].textContent"
+        )
+        .await,
+        "3 casual player"
+    );
+    shot(c, "level").await;
+    click(c, "#export-pdn").await;
+    wait_for(
+        c,
+        "document.getElementById('io').value.includes('[Level')",
+        "the PDN",
+    )
+    .await;
+    let pdn = js(c, "document.getElementById('io').value").await;
+    let games = dama::pdn::parse_pdn(pdn.as_str().unwrap());
+    assert_eq!(games[0].tag("Level"), Some("3"));
+    assert_eq!(games[0].tag("Black"), Some("dama level 3 (casual player)"));
+    assert_eq!(games[0].tag("White"), Some("human"));
+    assert_eq!(games[0].moves.len(), 1);
     p.close().await;
 }
 

@@ -6,12 +6,14 @@ pub mod analysis;
 pub mod bench;
 pub mod book;
 pub mod search;
+pub mod skill;
 pub mod threads;
 pub mod time;
 pub mod tt;
 
 use crate::egdb::Tables;
 use crate::engine::search::{Info, SearchResult, Shared};
+use crate::engine::skill::Skill;
 use crate::engine::time::Limits;
 use crate::engine::tt::TranspositionTable;
 use crate::eval::classic::Weights;
@@ -147,5 +149,40 @@ impl<R: Rules> Engine<R> {
             self.egdb.as_deref(),
             report,
         )
+    }
+
+    /// Searches for the move to play at `skill`, the stop flag armed by the caller as
+    /// for [`Engine::search_armed`]. At full strength this is that search with one line.
+    /// Below it, every root move is searched within the level's budget (`limits`
+    /// narrowed by [`Skill::limits`]) and the move is drawn from `noise`
+    /// ([`Skill::choose`]): `best` and `ponder` are the drawn line's, `lines` all of
+    /// them, best first.
+    pub fn play_armed(
+        &self,
+        limits: &Limits,
+        skill: Skill,
+        noise: u64,
+        report: &(dyn Fn(&Info) + Sync),
+    ) -> SearchResult {
+        if skill.is_full() {
+            return self.search_armed(limits, 1, report);
+        }
+        let mut result = self.search_armed(&skill.limits(limits), skill.lines(), report);
+        skill.pick::<R>(&mut result, noise);
+        result
+    }
+
+    /// As [`Engine::play_armed`], clearing the stop flag first.
+    pub fn play(
+        &self,
+        limits: &Limits,
+        skill: Skill,
+        noise: u64,
+        report: &(dyn Fn(&Info) + Sync),
+    ) -> SearchResult {
+        self.shared
+            .stop
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+        self.play_armed(limits, skill, noise, report)
     }
 }

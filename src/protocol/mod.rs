@@ -11,6 +11,7 @@ pub mod params;
 pub mod syntax;
 
 use crate::engine::search::{Info, Shared};
+use crate::engine::skill::Skill;
 use crate::engine::time::{Limits, TimeManager};
 use crate::engine::Engine;
 use crate::fen::{parse_fen, to_fen};
@@ -74,11 +75,22 @@ struct Running {
     finished: Arc<AtomicBool>,
     /// The time levels to apply at `ponder-hit` (pondering searches only).
     ponder_levels: Option<Limits>,
+    /// A pondering search at a playing level below full strength: its budget ends it
+    /// soon, and its `done` waits until this is set, at `ponder-hit` or `stop`.
+    hold: Option<Arc<AtomicBool>>,
 }
 
 impl Running {
-    fn stop_and_wait(self) {
+    /// `stop`: the search ends and prints its `done`.
+    fn stop(&self) {
         self.stop.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = &self.hold {
+            h.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn stop_and_wait(self) {
+        self.stop();
         let _ = self.handle.join();
     }
 }
@@ -320,12 +332,15 @@ impl<R: Rules> Session for VariantSession<R> {
             out.line("done");
             return None;
         }
-        if mode == Mode::Think {
+        let skill = Skill::new(params.skill).unwrap_or_default();
+        let seed = (params.seed != 0).then_some(u64::from(params.seed));
+        let noise = Skill::noise(seed, &root);
+        if mode == Mode::Think && skill.uses_book(self.game.moves().len()) {
             let margin = params.book_margin as Score;
             if let Some(mv) = self
                 .book
                 .as_ref()
-                .and_then(|b| b.choose(&root, margin, rand::random()))
+                .and_then(|b| b.choose(&root, margin, noise))
             {
                 out.line(&format!(
                     "done move={}",
@@ -358,14 +373,35 @@ impl<R: Rules> Session for VariantSession<R> {
         stop.stop.store(false, Ordering::Relaxed);
         let finished = Arc::new(AtomicBool::new(false));
         let done_flag = Arc::clone(&finished);
+        // A level plays its move in `go think` and `go ponder`; `go analyze` is always
+        // the full search.
+        let skill = if mode == Mode::Analyze {
+            Skill::default()
+        } else {
+            skill
+        };
+        let hold =
+            (mode == Mode::Ponder && !skill.is_full()).then(|| Arc::new(AtomicBool::new(false)));
+        let held = hold.clone();
+        let lines_shown = if skill.is_full() { multipv } else { usize::MAX };
         let out = out.clone();
         let handle = std::thread::spawn(move || {
             let result = {
                 let Ok(mut e) = engine.lock() else { return };
                 e.set_game(game);
-                let report = |info: &Info| out.line(&info_line(&root, info, format, multipv > 1));
-                e.search_armed(&limits, multipv, &report)
+                let report =
+                    |info: &Info| out.line(&info_line(&root, info, format, lines_shown > 1));
+                if skill.is_full() {
+                    e.search_armed(&limits, multipv, &report)
+                } else {
+                    e.play_armed(&limits, skill, noise, &report)
+                }
             };
+            if let Some(h) = held {
+                while !h.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
             match result.best {
                 Some(mv) => {
                     let mut s = format!("done move={}", write_move(&root, &mv, format));
@@ -389,6 +425,7 @@ impl<R: Rules> Session for VariantSession<R> {
             stop,
             finished,
             ponder_levels,
+            hold,
         })
     }
 }
@@ -517,7 +554,7 @@ impl Hub {
                 }
                 Ok(Command::Stop) => {
                     if let Some(r) = &self.running {
-                        r.stop.stop.store(true, Ordering::Relaxed);
+                        r.stop();
                     }
                     return Flow::Continue;
                 }
@@ -544,6 +581,12 @@ impl Hub {
         let Some(levels) = r.ponder_levels.take() else {
             return;
         };
+        if let Some(h) = &r.hold {
+            // A level's search is bounded by its budget: it answers now, or as soon as
+            // it is done.
+            h.store(true, Ordering::Relaxed);
+            return;
+        }
         let budget = TimeManager::with_clock_moves(
             &levels,
             Instant::now(),
@@ -715,7 +758,7 @@ pub fn run_stdio() -> i32 {
     }
     // quit and end of input leave at once, even during a search.
     if let Some(r) = &hub.running {
-        r.stop.stop.store(true, Ordering::Relaxed);
+        r.stop();
     }
     0
 }

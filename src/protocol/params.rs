@@ -60,6 +60,14 @@ pub struct Params {
     /// The book moves within this many hundredths of a man of the best are played, in
     /// turn at random (0: the best book move).
     pub book_margin: u32,
+    /// The playing level, 1 to 10 (`skill`; 10, full strength, is the default): how
+    /// `go think` and `go ponder` choose their move ([`crate::engine::skill`]); `go
+    /// analyze` always searches at full strength.
+    pub skill: u32,
+    /// The seed of the random choices (`seed`: a level's move, a book move within the
+    /// margin): 0 draws anew each time, any other value makes them a function of the
+    /// seed and the position.
+    pub seed: u32,
 }
 
 impl Default for Params {
@@ -77,6 +85,8 @@ impl Default for Params {
             egdb_builtin: true,
             book: "none".to_string(),
             book_margin: 0,
+            skill: crate::engine::skill::Skill::FULL,
+            seed: 0,
         }
     }
 }
@@ -187,7 +197,7 @@ impl PartialEq for Param {
 impl Eq for Param {}
 
 /// Every parameter, in the order of the `hub` listing.
-pub static PARAMS: [Param; 12] = [
+pub static PARAMS: [Param; 14] = [
     Param {
         name: "variant",
         kind: Kind::Variant,
@@ -350,6 +360,40 @@ pub static PARAMS: [Param; 12] = [
             }
         },
     },
+    Param {
+        name: "skill",
+        kind: Kind::Int(Int {
+            min: 1,
+            max: crate::engine::skill::Skill::FULL as u64,
+            width: Width::U32,
+            eq: false,
+            unit: None,
+        }),
+        rebuild: Rebuild::Never,
+        get: |p| Value::Int(u64::from(p.skill)),
+        set: |p, v| {
+            if let Value::Int(n) = v {
+                p.skill = n as u32;
+            }
+        },
+    },
+    Param {
+        name: "seed",
+        kind: Kind::Int(Int {
+            min: 0,
+            max: u32::MAX as u64,
+            width: Width::U32,
+            eq: false,
+            unit: None,
+        }),
+        rebuild: Rebuild::Never,
+        get: |p| Value::Int(u64::from(p.seed)),
+        set: |p, v| {
+            if let Value::Int(n) = v {
+                p.seed = n as u32;
+            }
+        },
+    },
 ];
 
 /// The parameter called `name`, or the error `set-param` gives.
@@ -465,6 +509,8 @@ mod tests {
                 "param name=egdb-builtin value=true type=bool",
                 "param name=book value=none type=string",
                 "param name=book-margin value=0 type=int min=0 max=100",
+                "param name=skill value=10 type=int min=1 max=10",
+                "param name=seed value=0 type=int min=0 max=4294967295",
             ]
         );
         let empty = Params {
@@ -499,6 +545,8 @@ mod tests {
             ("egdb-path", "", Value::Text(String::new())),
             ("egdb-pieces", "0", Value::Int(0)),
             ("egdb-builtin", "false", Value::Bool(false)),
+            ("skill", "1", Value::Int(1)),
+            ("seed", "4294967295", Value::Int(4294967295)),
         ] {
             let p = find(name).unwrap();
             assert_eq!(p.read(text), Ok(value.clone()), "{name}={text}");
@@ -528,6 +576,10 @@ mod tests {
             ("egdb-pieces", "9", "egdb-pieces 9 is out of range 0-8"),
             ("egdb-pieces", "4294967295", "egdb-pieces 4294967295 is out of range 0-8"),
             ("egdb-pieces", "4294967296", "egdb-pieces '4294967296' is not a valid number"),
+            ("skill", "0", "skill 0 is out of range 1-10"),
+            ("skill", "11", "skill 11 is out of range 1-10"),
+            ("skill", "five", "skill 'five' is not a valid number"),
+            ("seed", "4294967296", "seed '4294967296' is not a valid number"),
             ("ponder", "TRUE", "ponder=TRUE must be true or false"),
             ("move-format", "PATH", "move-format=PATH must be hub or path"),
         ] {

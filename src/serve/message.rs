@@ -85,6 +85,8 @@ pub enum Command {
         movetime: Option<u64>,
         /// Or a fixed depth.
         depth: Option<u32>,
+        /// The playing level, 1 to 10 ([`crate::engine::skill`]); `None` keeps it.
+        skill: Option<u32>,
     },
     /// Analysis on or off, with this many lines.
     Analyze {
@@ -187,10 +189,17 @@ pub fn parse_command(text: &str) -> Result<Command, String> {
             if movetime == Some(0) || depth == Some(0) {
                 return Err("the engine needs a move time or a depth above 0".to_string());
             }
+            let full = crate::engine::skill::Skill::FULL;
+            let skill = match number(&v, "skill", u64::MAX) {
+                Ok(None) => None,
+                Ok(Some(n)) if (1..=u64::from(full)).contains(&n) => Some(n as u32),
+                _ => return Err(format!("'skill' must be a level from 1 to {full}")),
+            };
             Command::Engine {
                 side,
                 movetime,
                 depth,
+                skill,
             }
         }
         "analyze" => {
@@ -246,6 +255,15 @@ mod tests {
             })
         );
         assert_eq!(
+            parse_command(r#"{"type":"engine","side":"black","movetime":500,"skill":3}"#),
+            Ok(Command::Engine {
+                side: EngineSide::Black,
+                movetime: Some(500),
+                depth: None,
+                skill: Some(3)
+            })
+        );
+        assert_eq!(
             parse_command(r#"{"type":"analyze","on":true,"multipv":3}"#),
             Ok(Command::Analyze {
                 on: true,
@@ -279,6 +297,16 @@ mod tests {
             (r#"{"type":"goto","ply":-1}"#, "whole number"),
             (r#"{"type":"engine","side":"red"}"#, "none, white or black"),
             (r#"{"type":"engine","movetime":0}"#, "above 0"),
+            (r#"{"type":"engine","skill":0}"#, "a level from 1 to 10"),
+            (r#"{"type":"engine","skill":11}"#, "a level from 1 to 10"),
+            (
+                r#"{"type":"engine","skill":99999999999999999999}"#,
+                "a level from 1 to 10",
+            ),
+            (
+                r#"{"type":"engine","skill":"easy"}"#,
+                "a level from 1 to 10",
+            ),
             (r#"{"type":"analyze","on":true,"multipv":9}"#, "0 to 8"),
             (r#"{"type":"analyze"}"#, "'on'"),
         ] {

@@ -11,6 +11,7 @@ use super::slots::{Job, Slot, Turn};
 use crate::egdb::{Tables, Value as DbValue};
 use crate::engine::book::Book;
 use crate::engine::search::{Info, Shared};
+use crate::engine::skill::Skill;
 use crate::engine::time::Limits;
 use crate::eval::Evaluation;
 use crate::fen::to_fen;
@@ -154,6 +155,8 @@ pub struct GameTable<R: Rules> {
     cursor: usize,
     side: EngineSide,
     level: Level,
+    /// The engine's playing level (its moves only; analysis is at full strength).
+    skill: Skill,
     analysis: bool,
     multipv: usize,
     annotation: Option<Annotation>,
@@ -174,6 +177,7 @@ impl<R: Rules> GameTable<R> {
             cursor: 0,
             side: EngineSide::None,
             level: Level::MoveTime(1000),
+            skill: Skill::default(),
             analysis: false,
             multipv: 1,
             annotation: None,
@@ -359,16 +363,25 @@ impl<R: Rules> GameTable<R> {
             },
             None => "*",
         };
+        let dama = if self.skill.is_full() {
+            "dama".to_string()
+        } else {
+            format!("dama level {} ({})", self.skill.level(), self.skill.name())
+        };
         let name = |c: Color| {
             if self.engine_colour() == Some(c) {
-                "dama"
+                dama.as_str()
             } else {
                 "human"
             }
         };
         let fen = (self.start != Position::start()).then_some(&self.start);
         let players = [name(Color::White), name(Color::Black)];
-        let tags = crate::pdn::game_tags("dama serve", None, players, result, fen);
+        let mut tags = crate::pdn::game_tags("dama serve", None, players, result, fen);
+        if self.engine_colour().is_some() {
+            // The engine's playing level: 1 to 10 (full strength).
+            tags.push(("Level".to_string(), self.skill.level().to_string()));
+        }
         PdnGame {
             tags,
             moves,
@@ -561,8 +574,12 @@ impl<R: Rules> Table for GameTable<R> {
                 side,
                 movetime,
                 depth,
+                skill,
             } => {
                 self.side = *side;
+                if let Some(level) = skill {
+                    self.skill = Skill::new(*level)?;
+                }
                 self.level = match (movetime, depth) {
                     (_, Some(d)) => Level::Depth(*d),
                     (Some(ms), None) => Level::MoveTime(*ms),
@@ -699,6 +716,8 @@ impl<R: Rules> Table for GameTable<R> {
                 "side": self.side.name(),
                 "movetime": match self.level { Level::MoveTime(ms) => Some(ms), _ => None },
                 "depth": match self.level { Level::Depth(d) => Some(d), _ => None },
+                "skill": self.skill.level(),
+                "skill_name": self.skill.name(),
             },
             "analysis": self.analysis,
             "multipv": self.multipv,
@@ -741,6 +760,9 @@ impl<R: Rules> Table for GameTable<R> {
 
     fn book_move(&self) -> Option<Move> {
         let pos = *self.game().position();
+        if !self.skill.uses_book(self.cursor) {
+            return None;
+        }
         self.book
             .as_ref()
             .and_then(|b| b.choose(&pos, BOOK_MARGIN, rand::random()))
@@ -767,7 +789,7 @@ impl<R: Rules> Table for GameTable<R> {
                 sink: verdicts,
             });
         }
-        let (limits, lines, purpose) = match task {
+        let (limits, lines, purpose, skill) = match task {
             Task::Analyze | Task::Idle | Task::Annotate => (
                 Limits {
                     infinite: true,
@@ -775,10 +797,17 @@ impl<R: Rules> Table for GameTable<R> {
                 },
                 self.multipv,
                 "analysis",
+                Skill::default(),
             ),
-            Task::Move => (self.limits(), 1, "move"),
+            Task::Move => (
+                self.skill.limits(&self.limits()),
+                self.skill.lines(),
+                "move",
+                self.skill,
+            ),
         };
         Box::new(SearchJob {
+            skill,
             game: self.game(),
             evaluation: self.evaluation.clone(),
             egdb: self.egdb.clone(),
@@ -879,6 +908,8 @@ impl<R: Rules> Job for AnnotateJob<R> {
 
 /// A page's search, as a slot runs it: a copy of the game and what the search needs.
 struct SearchJob<R: Rules> {
+    /// The level the move is chosen at (full strength for analysis).
+    skill: Skill,
     game: Game<R>,
     evaluation: Evaluation,
     egdb: Option<Arc<Tables<R>>>,
@@ -914,7 +945,7 @@ impl<R: Rules> Job for SearchJob<R> {
             let text = info_message(&pos, info, self.purpose).to_string();
             self.out.info(self.generation, line, text);
         };
-        let result = crate::engine::threads::search(
+        let mut result = crate::engine::threads::search(
             self.game.positions(),
             &self.limits,
             self.lines,
@@ -926,6 +957,8 @@ impl<R: Rules> Job for SearchJob<R> {
             &report,
         );
         self.shown = shown.into_inner().unwrap_or_else(|e| e.into_inner());
+        self.skill
+            .pick::<R>(&mut result, Skill::noise(None, self.game.position()));
         result.best
     }
 }

@@ -177,3 +177,18 @@ pub const fn builtin_egdb_pieces_within(variant: Variant, on: bool, limit: u32) 
         limit
     }
 }
+
+/// A man's worth in the variant's evaluation, in its hundredths: the depth-8 score of
+/// the start position with one of the opponent's men taken off (english 11 men against
+/// 12: +0.79; scandinavian +6.58; dameo, a back man, +0.58; croda +0.55), rounded. The
+/// playing levels ([`crate::engine::skill`]) measure their temperatures in men with it,
+/// so that a level slips alike in every variant. boyer-parton's network scores like
+/// scandinavian's (its start, which the forced opening captures decide, reads +19).
+pub const fn skill_man(variant: Variant) -> i32 {
+    match variant {
+        Variant::English => 80,
+        Variant::Scandinavian | Variant::BoyerParton => 650,
+        Variant::Dameo => 60,
+        Variant::Croda => 55,
+    }
+}

@@ -66,6 +66,8 @@ function handle(m) {
       A = m.annotation;
       $("variant").value = m.variant;
       $("engine-side").value = m.engine.side;
+      $("skill").value = String(m.engine.skill);
+      document.body.dataset.skill = String(m.engine.skill);
       $("analyze").checked = m.analysis;
       render();
       updateUrl();
@@ -526,7 +528,7 @@ function exitPreview() {
 
 function sendEngine() {
   const lv = $("level").value;
-  const msg = { type: "engine", side: $("engine-side").value };
+  const msg = { type: "engine", side: $("engine-side").value, skill: Number($("skill").value) };
   if (lv[0] === "t") msg.movetime = Number(lv.slice(1));
   else msg.depth = Number(lv.slice(1));
   send(msg);
@@ -550,6 +552,7 @@ $("variant").addEventListener("change", () => {
   sendEngine();
 });
 $("engine-side").addEventListener("change", sendEngine);
+$("skill").addEventListener("change", sendEngine);
 $("level").addEventListener("change", sendEngine);
 $("go").addEventListener("click", () => send({ type: "go" }));
 $("stop").addEventListener("click", () => send({ type: "stop" }));
