@@ -67,6 +67,15 @@ fn a_man_given_away_is_a_blunder_with_the_better_move_and_the_database_value() {
         err.contains("game 1 (line 1, w - b)") && err.contains("1 ??"),
         "{err}"
     );
+    // And at the end each player's games together: w played 1 + 4 moves, b 1 + 4.
+    let players = err.split("by player").nth(1).expect("the by-player table");
+    assert!(players.contains("  w: 2 games, average loss"), "{players}");
+    assert!(players.contains("  b: 2 games, average loss"), "{players}");
+    assert_eq!(
+        players.matches("over 5 moves; a game").count(),
+        2,
+        "{players}"
+    );
 }
 
 #[test]

@@ -8,12 +8,13 @@ use crate::engine::time::Limits;
 use crate::notation::parse_move;
 use crate::pdn::{parse_pdn, read_game, PastEnd, PdnEntry};
 use crate::play::annotation::{
-    annotated_pdn, json_lines, notes, summary, verdicts, Label, SideSummary, BLUNDER, DECIDED,
-    INACCURACY, MISTAKE,
+    annotated_pdn, json_lines, notes, summary, verdicts, Label, PlayerSummary, SideSummary,
+    BLUNDER, DECIDED, INACCURACY, MISTAKE,
 };
 use crate::rules::Rules;
 use crate::variant::Variant;
 use clap::Args;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -314,6 +315,9 @@ fn run<R: Rules>(args: &AnnotateArgs) -> i32 {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
+    // Each player's games of this run together (by the names of the White and Black
+    // tags), told at the end.
+    let mut players: BTreeMap<String, PlayerSummary> = BTreeMap::new();
     for (written_games, todo) in todo.iter().enumerate() {
         // The file read again, game by game, so that memory holds one game at a time.
         let Some(entry) = entries.by_ref().find(|e| e.number == todo.number) else {
@@ -363,6 +367,13 @@ fn run<R: Rules>(args: &AnnotateArgs) -> i32 {
             side_line(&sides[0]),
             side_line(&sides[1])
         ));
+        for (tag, side) in [("White", &sides[0]), ("Black", &sides[1])] {
+            let player = players
+                .entry(source.tag(tag).unwrap_or("?").to_string())
+                .or_default();
+            player.games += 1;
+            player.sides.add(side);
+        }
         let wrote = match out.as_mut() {
             Some(a) => a.append(&text),
             None => {
@@ -381,6 +392,12 @@ fn run<R: Rules>(args: &AnnotateArgs) -> i32 {
     bar.finish();
     finished.store(true, Ordering::Relaxed);
     let _ = watcher.join();
+    if !players.is_empty() {
+        eprintln!("annotate: by player (the games of this run):");
+        for (name, p) in &players {
+            eprintln!("  {name}: {}", p.line());
+        }
+    }
     code
 }
 

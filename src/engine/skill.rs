@@ -44,57 +44,57 @@ pub struct Setting {
 /// Levels 1 to 9, in order (level 10 is full strength).
 pub const SETTINGS: [Setting; 9] = [
     Setting {
-        nodes: 300,
-        depth: 2,
-        temperature: 1.20,
+        nodes: 150,
+        depth: 1,
+        temperature: 1.50,
         book_plies: 2,
+    },
+    Setting {
+        nodes: 400,
+        depth: 2,
+        temperature: 1.00,
+        book_plies: 4,
     },
     Setting {
         nodes: 1_000,
         depth: 3,
-        temperature: 0.80,
-        book_plies: 4,
-    },
-    Setting {
-        nodes: 3_000,
-        depth: 4,
-        temperature: 0.55,
+        temperature: 0.70,
         book_plies: 6,
     },
     Setting {
-        nodes: 8_000,
-        depth: 6,
-        temperature: 0.38,
+        nodes: 2_500,
+        depth: 4,
+        temperature: 0.50,
         book_plies: 8,
     },
     Setting {
-        nodes: 20_000,
-        depth: 8,
-        temperature: 0.26,
+        nodes: 6_000,
+        depth: 5,
+        temperature: 0.36,
         book_plies: 10,
     },
     Setting {
-        nodes: 50_000,
-        depth: 10,
-        temperature: 0.18,
+        nodes: 15_000,
+        depth: 7,
+        temperature: 0.25,
         book_plies: 12,
     },
     Setting {
-        nodes: 120_000,
-        depth: 14,
-        temperature: 0.12,
+        nodes: 40_000,
+        depth: 9,
+        temperature: 0.16,
         book_plies: 14,
     },
     Setting {
-        nodes: 300_000,
-        depth: 20,
-        temperature: 0.07,
+        nodes: 100_000,
+        depth: 12,
+        temperature: 0.09,
         book_plies: 16,
     },
     Setting {
-        nodes: 800_000,
+        nodes: 200_000,
         depth: 40,
-        temperature: 0.03,
+        temperature: 0.04,
         book_plies: 18,
     },
 ];
@@ -309,14 +309,17 @@ mod tests {
         let l = one.limits(&given);
         assert_eq!(
             (l.depth, l.nodes, l.movetime),
-            (Some(1), Some(300), given.movetime)
+            (Some(1), Some(SETTINGS[0].nodes), given.movetime)
         );
         let l = one.limits(&Limits {
             infinite: true,
             nodes: Some(5),
             ..Limits::default()
         });
-        assert_eq!((l.depth, l.nodes, l.infinite), (Some(2), Some(5), false));
+        assert_eq!(
+            (l.depth, l.nodes, l.infinite),
+            (Some(SETTINGS[0].depth), Some(5), false)
+        );
         let full = Skill::default();
         assert_eq!(full.limits(&given), given);
         assert_eq!(full.lines(), 1);
@@ -335,11 +338,13 @@ mod tests {
         };
         let low = draws(1);
         let mid = draws(5);
-        // At level 1 a man is left hanging about exp(-1/1.2) = 0.43 times as often as
-        // the best move is played; at level 5 about exp(-1/0.26) = 0.02 times.
+        // A man left hanging is played exp(-1 / temperature) times as often as the best
+        // move: at level 1 about half as often, at level 5 about one time in sixteen.
         let ratio = |c: [u32; 4]| f64::from(c[1]) / f64::from(c[0]);
-        assert!((ratio(low) - 0.435).abs() < 0.03, "{low:?}");
-        assert!((ratio(mid) - 0.021).abs() < 0.01, "{mid:?}");
+        let expected = |level: usize| (-1.0 / SETTINGS[level - 1].temperature).exp();
+        assert!((ratio(low) - expected(1)).abs() < 0.03, "{low:?}");
+        assert!((ratio(mid) - expected(5)).abs() < 0.01, "{mid:?}");
+        assert!(expected(1) > 0.4 && expected(5) < 0.1);
         // A lost game (30 men down) is never drawn, and at full strength only the best.
         assert_eq!(low[3], 0);
         assert_eq!(draws(10), [20_000, 0, 0, 0]);
