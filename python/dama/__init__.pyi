@@ -97,6 +97,8 @@ class Engine:
         depth: Optional[int] = None,
         movetime: Optional[int] = None,
         nodes: Optional[int] = None,
+        skill: int = 10,
+        seed: Optional[int] = None,
     ) -> Optional[Move]: ...
     def analysis(
         self,

@@ -9,6 +9,7 @@ use crate::errors::FileError;
 use crate::{dispatch, dispatch_pair, make_any};
 use dama::engine::book::Book;
 use dama::engine::search::{Info, SearchResult, Shared};
+use dama::engine::skill::Skill;
 use dama::engine::time::Limits;
 use dama::Rules;
 use pyo3::exceptions::PyValueError;
@@ -20,6 +21,9 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// Full strength, as `analyse` and `analysis` search.
+const FULL: (Skill, Option<u64>) = (Skill::FULL_STRENGTH, None);
 
 /// `Engine<R>` over the rules.
 pub struct EngineOf;
@@ -283,7 +287,7 @@ impl Engine {
         multipv: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let l = limits(depth, movetime, nodes)?;
-        let mut run = self.start(board, l, multipv.unwrap_or(1).max(1))?;
+        let mut run = self.start(board, l, multipv.unwrap_or(1).max(1), FULL)?;
         let f = run.finish(py)?;
         let dicts = f
             .lines
@@ -300,8 +304,11 @@ impl Engine {
     }
 
     /// The move dama plays in `board`'s position (a book move when the engine has a
-    /// book holding it), or `None` when the side to move has no legal move.
-    #[pyo3(signature = (board, depth = None, movetime = None, nodes = None))]
+    /// book holding it), or `None` when the side to move has no legal move. `skill`
+    /// (1 to 10, full strength) is the playing level; `seed` makes a level's draws a
+    /// function of the seed and the position (None: new each time).
+    #[pyo3(signature = (board, depth = None, movetime = None, nodes = None, skill = 10, seed = None))]
+    #[allow(clippy::too_many_arguments)]
     fn play(
         &self,
         py: Python<'_>,
@@ -309,17 +316,21 @@ impl Engine {
         depth: Option<u32>,
         movetime: Option<u64>,
         nodes: Option<u64>,
+        skill: u32,
+        seed: Option<u64>,
     ) -> PyResult<Option<Move>> {
         let l = limits(depth, movetime, nodes)?;
-        if let Some(book) = &self.book {
+        let skill = Skill::new(skill).map_err(PyValueError::new_err)?;
+        let ply = dispatch!(&board.game, g, _R => g.moves().len());
+        if let (Some(book), true) = (&self.book, skill.uses_book(ply)) {
             let chosen = dispatch_pair!(&**book, &board.game, b, g => b
-                .choose(g.position(), 0, 0)
+                .choose(g.position(), 0, seed.map_or(0, |_| Skill::noise(seed, g.position())))
                 .map(|m| Move::new(g.position(), &m)), else None);
             if chosen.is_some() {
                 return Ok(chosen);
             }
         }
-        let mut run = self.start(board, l, 1)?;
+        let mut run = self.start(board, l, 1, (skill, seed))?;
         Ok(run.finish(py)?.best)
     }
 
@@ -336,7 +347,7 @@ impl Engine {
     ) -> PyResult<Analysis> {
         let l = limits(depth, movetime, nodes)?;
         Ok(Analysis {
-            run: Some(self.start(board, l, multipv.max(1))?),
+            run: Some(self.start(board, l, multipv.max(1), FULL)?),
         })
     }
 
@@ -360,7 +371,13 @@ impl Engine {
     }
 
     /// Starts a search of `board` on a thread of its own.
-    fn start(&self, board: &Board, limits: Limits, multipv: usize) -> PyResult<Running> {
+    fn start(
+        &self,
+        board: &Board,
+        limits: Limits,
+        multipv: usize,
+        level: (Skill, Option<u64>),
+    ) -> PyResult<Running> {
         let variant = self.lock()?.variant();
         if board.game.variant() != variant {
             return Err(PyValueError::new_err(format!(
@@ -377,7 +394,7 @@ impl Engine {
             let mut guard = engine
                 .lock()
                 .map_err(|_| "the engine failed in an earlier search".to_string())?;
-            dispatch_pair!(&mut *guard, game, e, g => Ok(search_on(e, g, &limits, multipv, &tx)),
+            dispatch_pair!(&mut *guard, game, e, g => Ok(search_on(e, g, &limits, multipv, level, &tx)),
                 else Err("the board and the engine are of different variants".to_string()))
         });
         Ok(Running {
@@ -388,12 +405,14 @@ impl Engine {
     }
 }
 
-/// Searches the last position of `game` with `engine`, sending each completed line.
+/// Searches the last position of `game` with `engine`, sending each completed line;
+/// below full strength, as the level `level.0` plays, its draw from the seed `level.1`.
 fn search_on<R: Rules>(
     engine: &mut dama::engine::Engine<R>,
     game: dama::game::Game<R>,
     limits: &Limits,
     multipv: usize,
+    level: (Skill, Option<u64>),
     tx: &std::sync::mpsc::Sender<Line>,
 ) -> Finished {
     let pos = *game.position();
@@ -404,7 +423,12 @@ fn search_on<R: Rules>(
             let _ = tx.send(Line::of(&pos, info));
         }
     };
-    let r = engine.search_armed(limits, multipv, &report);
+    let (skill, seed) = level;
+    let r = if skill.is_full() {
+        engine.search_armed(limits, multipv, &report)
+    } else {
+        engine.play_armed(limits, skill, Skill::noise(seed, &pos), &report)
+    };
     finished(&pos, &r)
 }
 

@@ -128,3 +128,27 @@ def test_bad_settings_are_refused():
         dama.Engine("english").analyse(dama.Board("english"))
     with pytest.raises(ValueError, match="board is dameo, the engine english"):
         dama.Engine("english").analyse(dama.Board("dameo"), depth=2)
+
+
+def level_game(skill, seed, plies=20):
+    """The moves of a game of the engine against itself at `skill` with `seed`."""
+    engine = dama.Engine("english", hash_mb=4)
+    board = dama.Board("english")
+    for _ in range(plies):
+        if board.is_game_over():
+            break
+        move = engine.play(board, movetime=60_000, skill=skill, seed=seed)
+        assert move in board.legal_moves
+        board.push(move)
+    return [tuple(m.path) for m in board.move_stack]
+
+
+def test_levels_play_at_once_and_a_seed_replays_a_game():
+    # A minute a move, but each level's node budget ends its search at once.
+    a = level_game(2, seed=9)
+    assert a == level_game(2, seed=9)
+    assert a != level_game(2, seed=10)
+    with pytest.raises(ValueError, match="skill 0 is out of range 1-10"):
+        dama.Engine("english").play(dama.Board("english"), depth=2, skill=0)
+    with pytest.raises(ValueError, match="skill 11 is out of range 1-10"):
+        dama.Engine("english").play(dama.Board("english"), depth=2, skill=11)

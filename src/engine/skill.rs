@@ -123,13 +123,16 @@ pub struct Skill(u32);
 
 impl Default for Skill {
     fn default() -> Self {
-        Skill(Self::FULL)
+        Self::FULL_STRENGTH
     }
 }
 
 impl Skill {
     /// Full strength: the engine as it plays without a level.
     pub const FULL: u32 = 10;
+
+    /// Level [`Skill::FULL`], as a constant.
+    pub const FULL_STRENGTH: Skill = Skill(Self::FULL);
 
     /// The level `level`, or an error that gives the range.
     pub fn new(level: u32) -> Result<Skill, String> {
