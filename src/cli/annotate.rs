@@ -33,6 +33,8 @@ the move's score (or 'win in N' / 'loss in N' plies when forced), the label, the
 move and its score when it was another, and the databases' value of the position before
 the move where they hold it. --json writes one JSON object a line per move instead
 (docs/books-annotation.md documents the fields), and the summaries go to stderr.
+At the end, stderr has a table by player (the White and Black tags): each player's
+games together, the average loss a move and the marks a game.
 Games are written whole as each is done. Ctrl-C stops at once and keeps the games
 written; the same command with --resume goes on after them (with --depth or --nodes and
 one thread, a resumed file is byte for byte the file of a run without interruption). A
