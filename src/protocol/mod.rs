@@ -383,14 +383,14 @@ impl<R: Rules> Session for VariantSession<R> {
         let hold =
             (mode == Mode::Ponder && !skill.is_full()).then(|| Arc::new(AtomicBool::new(false)));
         let held = hold.clone();
-        let lines_shown = if skill.is_full() { multipv } else { usize::MAX };
+        // A level searches every root move as a line, so its infos carry `multipv`.
+        let show_multipv = multipv > 1 || !skill.is_full();
         let out = out.clone();
         let handle = std::thread::spawn(move || {
             let result = {
                 let Ok(mut e) = engine.lock() else { return };
                 e.set_game(game);
-                let report =
-                    |info: &Info| out.line(&info_line(&root, info, format, lines_shown > 1));
+                let report = |info: &Info| out.line(&info_line(&root, info, format, show_multipv));
                 if skill.is_full() {
                     e.search_armed(&limits, multipv, &report)
                 } else {

@@ -182,8 +182,10 @@ pub const fn builtin_egdb_pieces_within(variant: Variant, on: bool, limit: u32) 
 /// the start position with one of the opponent's men taken off (english 11 men against
 /// 12: +0.79; scandinavian +6.58; dameo, a back man, +0.58; croda +0.55), rounded. The
 /// playing levels ([`crate::engine::skill`]) measure their temperatures in men with it,
-/// so that a level slips alike in every variant. boyer-parton's network scores like
-/// scandinavian's (its start, which the forced opening captures decide, reads +19).
+/// so that a level slips alike in every variant. boyer-parton takes scandinavian's
+/// figure: its start, which the forced opening captures decide, reads +19.47, and
+/// without one of Black's back men +26.31 to +28.92 (a man worth 680 to 950 hundredths),
+/// so 650 is at the low end there.
 pub const fn skill_man(variant: Variant) -> i32 {
     match variant {
         Variant::English => 80,
