@@ -210,3 +210,46 @@ fn level_ten_is_the_full_search() {
         });
     }
 }
+
+/// docs/levels.md's table of settings is the table the engine plays by: every level's
+/// name, node budget, depth cap, temperature and book plies as `SETTINGS` and `NAMES`
+/// have them (so a retune cannot leave the page behind).
+#[test]
+fn the_settings_page_shows_the_settings() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/levels.md")).unwrap();
+    let header =
+        "| level | name | nodes a move | deepest iteration | temperature (men) | book plies |";
+    let table: Vec<Vec<String>> = page
+        .lines()
+        .skip_while(|l| *l != header)
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect();
+    assert_eq!(table.len(), 10, "{table:?}");
+    for (i, row) in table.iter().enumerate() {
+        let level = u32::try_from(i + 1).unwrap();
+        let skill = Skill::new(level).unwrap();
+        assert_eq!(row[0], level.to_string());
+        assert_eq!(row[1], skill.name());
+        let Some(s) = skill.setting() else {
+            assert_eq!(level, 10);
+            continue;
+        };
+        assert_eq!(s, SETTINGS[i]);
+        assert_eq!(
+            row[2].replace(',', "").parse::<u64>().unwrap(),
+            s.nodes,
+            "{row:?}"
+        );
+        assert_eq!(row[3].parse::<u32>().unwrap(), s.depth, "{row:?}");
+        assert_eq!(row[4], format!("{:.2}", s.temperature), "{row:?}");
+        assert_eq!(row[5].parse::<u32>().unwrap(), s.book_plies, "{row:?}");
+    }
+}
