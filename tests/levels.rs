@@ -12,17 +12,16 @@ use dama::{movegen, with_variant, Position, Rules, Variant};
 use std::time::Duration;
 
 /// The search checks its node budget every this many nodes (the worker's
-/// `CHECK_EVERY`) counted since the end of the last iteration, so a budget is kept to
-/// within twice that: an iteration may end just short of a check, past the budget, and
-/// the next check comes this many nodes later.
+/// `CHECK_EVERY`) and at the end of every iteration, where a spent budget starts no
+/// other; so a budget is passed by less than this many nodes, or by the first
+/// iteration, which every search finishes so that it has a move.
 const CHECK_EVERY: u64 = 1024;
 
-/// Whether a level's search kept its budget: within it (to twice [`CHECK_EVERY`]), or past it
-/// only in the first iteration, which every search finishes so that it has a move (in
-/// dameo and croda, with twenty root moves and long captures, depth 1 of every line can
-/// take a few thousand nodes).
+/// Whether a level's search kept its budget: within it (to [`CHECK_EVERY`]), or past it
+/// only by its first iteration (in dameo and croda, with twenty root moves and long
+/// captures, depth 1 of every line can take a few thousand nodes).
 fn within_budget(r: &dama::engine::search::SearchResult, nodes: u64) -> bool {
-    r.nodes <= nodes + 2 * CHECK_EVERY || r.lines.iter().all(|l| l.depth == 1)
+    r.nodes <= nodes + CHECK_EVERY || r.lines.iter().all(|l| l.depth == 1)
 }
 
 /// Plays a game of the engine against itself, each move at the level `level(ply)`,

@@ -244,6 +244,12 @@ impl<'a, R: Rules> Worker<'a, R> {
             if self.stopped {
                 break;
             }
+            // A node budget spent by the iterations so far: the next one could not
+            // finish (an unfinished iteration is not kept), so do not start it.
+            if self.limits.nodes.is_some_and(|n| nodes >= n) {
+                self.shared.stop.store(true, AtomicOrdering::Relaxed);
+                break;
+            }
             if self.id == 0 && self.time.is_timed() {
                 // One legal move: no need to think. Otherwise stop when the next
                 // iteration would likely not finish in the time planned, scaled by
