@@ -244,8 +244,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             if self.stopped {
                 break;
             }
-            // A node budget spent by the iterations so far: the next one could not
-            // finish (an unfinished iteration is not kept), so do not start it.
+            // A node budget spent by the iterations so far: the next one would only
+            // pass it, and an unfinished iteration is not kept, so do not start it.
             if self.limits.nodes.is_some_and(|n| nodes >= n) {
                 self.shared.stop.store(true, AtomicOrdering::Relaxed);
                 break;
