@@ -839,6 +839,28 @@ fn mirror_augmentation_only_where_the_rules_are_symmetric() {
         },
     );
     assert_eq!((t1.len(), v1.len()), (2 * t0.len(), 2 * v0.len()));
+    // The validation samples alone (as `dama train` measures the quantized model on) are
+    // prepare's, targets included, with and without mirroring.
+    let net = dama::learn::train::FloatNet::random(3);
+    for (c, v) in [
+        (cfg.clone(), &v0),
+        (
+            TrainConfig {
+                mirror: true,
+                ..cfg.clone()
+            },
+            &v1,
+        ),
+    ] {
+        let (_, _, scale) = dama::learn::train::prepare(&records, &c);
+        let alone = dama::learn::train::validation_samples(&records, &c, scale);
+        assert_eq!(alone.len(), v.len());
+        let (a, b) = (
+            dama::learn::train::mean_loss(&net, &alone),
+            dama::learn::train::mean_loss(&net, v),
+        );
+        assert!(a > 0.0 && a == b, "{a} {b}");
+    }
     let r = records[records.len() / 2];
     let m = mirrored(&r);
     assert_eq!(mirrored(&m), r);

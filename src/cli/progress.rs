@@ -1,6 +1,7 @@
-//! Progress of long runs (`dama selfplay`, `dama tune`): a bar with an ETA when stderr
-//! is a terminal, otherwise plain lines, one each time a multiple of `every` steps is passed and at the end, so logs
-//! stay short.
+//! Progress of long runs (`dama gen`, `train`, `selfplay`, `tune`, `annotate`, ...): a
+//! bar with an ETA when stderr is a terminal, redrawn every second, otherwise plain
+//! lines, one each time a multiple of `every` steps is passed and at the end, so that
+//! logs stay short and the same on every run.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -28,6 +29,8 @@ impl Progress {
             .progress_chars("=> ");
             bar.set_style(style);
             bar.set_prefix(label.to_string());
+            // Redrawn every second, so that a slow step still shows time passing.
+            bar.enable_steady_tick(std::time::Duration::from_secs(1));
             bar
         });
         Progress {
@@ -60,6 +63,14 @@ impl Progress {
         match &self.bar {
             Some(bar) => bar.println(line),
             None => eprintln!("{line}"),
+        }
+    }
+
+    /// Runs `f` (which writes to stdout, say) with the bar hidden, then draws it again.
+    pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
         }
     }
 

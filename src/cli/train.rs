@@ -1,10 +1,12 @@
 //! `dama train`: trains a network on `dama gen` data and writes the model file.
 
 use super::parse_variant;
+use super::progress::Progress;
 use crate::eval::model::Model;
 use crate::learn::data;
 use crate::learn::train::{
     mirror_symmetric, quantization_error, rescale_each, thin_endgames, train, TrainConfig,
+    TrainEvent,
 };
 use crate::rules::Rules;
 use crate::variant::Variant;
@@ -14,7 +16,9 @@ use std::time::Instant;
 pub(super) const TRAIN_HELP: &str = "\
 Each position's target is lambda * sigmoid(score / scale) + (1 - lambda) * result, where
 scale is fitted to the data unless given. One game in --validation-every (by game number)
-is held out; the training and validation losses are printed after every epoch. The same
+is held out; the training and validation losses are printed after every epoch (stdout),
+and the steps as they go (stderr: a bar on a terminal, else a line each twentieth of an
+epoch). The same
 data, settings and --seed give the same model, bit for bit, on any number of threads.
 The model file records the variant, the architecture, the scale (--model-scale if given),
 the data and this command line in its header.
@@ -220,21 +224,69 @@ pub(super) fn run_train<R: Rules>(args: &TrainArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return fail(format!("threads: {e}")),
     };
+    let epochs = cfg.epochs;
+    let mut bar: Option<Progress> = None;
+    let mut steps_per_epoch = 1;
     let trained = pool.install(|| {
-        train(&records, &cfg, &mut |r| {
-            println!(
-                "epoch {:3} lr {:.6} train loss {:.6} validation loss {:.6} ({:.0}s)",
-                r.epoch,
-                r.lr,
-                r.train_loss,
-                r.validation_loss,
-                start.elapsed().as_secs_f64()
-            );
+        train(&records, &cfg, &mut |event| match event {
+            TrainEvent::Prepared {
+                train,
+                validation,
+                scale,
+                steps_per_epoch: steps,
+            } => {
+                let plural = |n: usize, what: &str| match n {
+                    1 => format!("1 {what}"),
+                    n => format!("{n} {what}s"),
+                };
+                eprintln!(
+                    "train: {train} training and {validation} validation positions, scale \
+                     {scale:.1}, {} of {}",
+                    plural(epochs, "epoch"),
+                    plural(steps, "step")
+                );
+                steps_per_epoch = steps.max(1);
+                // Plain lines (stderr not a terminal): twenty an epoch.
+                bar = Some(Progress::new(
+                    "train",
+                    (epochs * steps_per_epoch) as u64,
+                    steps_per_epoch.div_ceil(20) as u64,
+                ));
+            }
+            TrainEvent::Step {
+                epoch,
+                done,
+                train_loss,
+            } => {
+                if let Some(bar) = &bar {
+                    bar.update(
+                        ((epoch - 1) * steps_per_epoch + done) as u64,
+                        &format!("steps, epoch {epoch}/{epochs}, train loss {train_loss:.6}"),
+                    );
+                }
+            }
+            TrainEvent::Epoch(r) => {
+                let line = format!(
+                    "epoch {:3} lr {:.6} train loss {:.6} validation loss {:.6} ({:.0}s)",
+                    r.epoch,
+                    r.lr,
+                    r.train_loss,
+                    r.validation_loss,
+                    start.elapsed().as_secs_f64()
+                );
+                match &bar {
+                    Some(bar) => bar.suspend(|| println!("{line}")),
+                    None => println!("{line}"),
+                }
+            }
         })
     });
+    if let Some(bar) = &bar {
+        bar.finish();
+    }
     let model_scale = args.model_scale.unwrap_or(trained.scale);
     let net = trained.float.quantize(model_scale);
-    let (_, valid, _) = crate::learn::train::prepare(&records, &cfg);
+    let valid = crate::learn::train::validation_samples(&records, &cfg, trained.scale);
     let qerr = quantization_error(&trained.float, &net, model_scale, &valid);
     let last = trained.epochs.last().copied();
     let names: Vec<String> = args

@@ -586,6 +586,9 @@ pub fn mean_loss(net: &FloatNet, samples: &[Sample]) -> f64 {
     parts.iter().sum::<f64>() / samples.len() as f64
 }
 
+/// The training samples the loss before the first step is measured on, at most.
+pub const INITIAL_LOSS_SAMPLES: usize = 1 << 16;
+
 /// What one epoch reports.
 #[derive(Clone, Copy, Debug)]
 pub struct EpochReport {
@@ -610,7 +613,8 @@ pub struct Trained {
     pub sizes: (usize, usize),
     /// Validation loss before the first step.
     pub initial_validation_loss: f64,
-    /// Training loss before the first step.
+    /// Training loss before the first step, over at most [`INITIAL_LOSS_SAMPLES`] evenly
+    /// spaced training samples.
     pub initial_train_loss: f64,
     /// Every epoch's losses.
     pub epochs: Vec<EpochReport>,
@@ -661,17 +665,74 @@ pub fn prepare(records: &[Record], cfg: &TrainConfig) -> (Vec<Sample>, Vec<Sampl
     (train, valid, scale)
 }
 
-/// Trains a network on `records`; `progress` sees each epoch's report.
+/// What training reports as it goes (for progress output: the result does not depend on
+/// what is done with them).
+#[derive(Clone, Copy, Debug)]
+pub enum TrainEvent<'a> {
+    /// The samples are split and their targets set; the first step comes next.
+    Prepared {
+        /// Training samples (mirror images included).
+        train: usize,
+        /// Validation samples.
+        validation: usize,
+        /// The scale of the targets (hundredths of a man per logit).
+        scale: f32,
+        /// Steps (batches) in each epoch.
+        steps_per_epoch: usize,
+    },
+    /// A step (one batch) is done.
+    Step {
+        /// The 1-based epoch it belongs to.
+        epoch: usize,
+        /// Steps done in this epoch.
+        done: usize,
+        /// Mean training loss over this epoch's steps so far.
+        train_loss: f64,
+    },
+    /// An epoch is done.
+    Epoch(&'a EpochReport),
+}
+
+/// The validation samples of [`prepare`] alone, their targets set with `scale` (the one
+/// [`prepare`] returned): the training samples are not built.
+pub fn validation_samples(records: &[Record], cfg: &TrainConfig, scale: f32) -> Vec<Sample> {
+    let mut valid = Vec::new();
+    for r in records.iter().filter(|r| held_out(r, cfg.validation_every)) {
+        valid.push(Sample::of(r));
+        if cfg.mirror {
+            valid.push(Sample::of(&mirrored(r)));
+        }
+    }
+    for s in &mut valid {
+        s.target = cfg.lambda * sigmoid(s.score / scale) + (1.0 - cfg.lambda) * s.result;
+    }
+    valid
+}
+
+/// Trains a network on `records`; `progress` sees each step and each epoch's report.
 pub fn train(
     records: &[Record],
     cfg: &TrainConfig,
-    progress: &mut dyn FnMut(&EpochReport),
+    progress: &mut dyn FnMut(TrainEvent),
 ) -> Trained {
     let (train, valid, scale) = prepare(records, cfg);
+    let batch = cfg.batch.max(CHUNKS);
+    progress(TrainEvent::Prepared {
+        train: train.len(),
+        validation: valid.len(),
+        scale,
+        steps_per_epoch: train.len().div_ceil(batch),
+    });
     let mut net = FloatNet::random_wide(cfg.seed, cfg.width, cfg.heads, cfg.start_pieces)
         .expect("the width is checked by the caller");
     let initial_validation_loss = mean_loss(&net, &valid);
-    let initial_train_loss = mean_loss(&net, &train);
+    // On evenly spaced samples: the whole set would take as long as a tenth of an epoch.
+    let spaced: Vec<Sample> = train
+        .iter()
+        .step_by(train.len().div_ceil(INITIAL_LOSS_SAMPLES).max(1))
+        .cloned()
+        .collect();
+    let initial_train_loss = mean_loss(&net, &spaced);
     let mut m = FloatNet::zeros_like(&net);
     let mut v = FloatNet::zeros_like(&net);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -679,12 +740,12 @@ pub fn train(
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut lr = cfg.lr;
     let mut epochs = Vec::new();
-    let batch = cfg.batch.max(CHUNKS);
     for epoch in 1..=cfg.epochs {
         let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_add(epoch as u64 * 7919));
         order.shuffle(&mut rng);
         let mut loss_sum = 0.0f64;
-        for idx in order.chunks(batch) {
+        let mut seen = 0usize;
+        for (done, idx) in order.chunks(batch).enumerate() {
             let chunk = idx.len().div_ceil(CHUNKS).max(1);
             let parts: Vec<(FloatNet, f64)> = idx
                 .par_chunks(chunk)
@@ -719,6 +780,12 @@ pub fn train(
             });
             net.zip_mut(&upd, |w, u| *w -= u);
             clip(&mut net);
+            seen += idx.len();
+            progress(TrainEvent::Step {
+                epoch,
+                done: done + 1,
+                train_loss: loss_sum / seen as f64,
+            });
         }
         let report = EpochReport {
             epoch,
@@ -726,7 +793,7 @@ pub fn train(
             validation_loss: mean_loss(&net, &valid),
             lr,
         };
-        progress(&report);
+        progress(TrainEvent::Epoch(&report));
         epochs.push(report);
         lr *= cfg.lr_decay;
     }
