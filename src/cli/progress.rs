@@ -1,5 +1,5 @@
 //! Progress of long runs (`dama gen`, `train`, `selfplay`, `tune`, `annotate`, ...): a
-//! bar with an ETA when stderr is a terminal, redrawn every second, otherwise plain
+//! bar with an ETA when stderr is a terminal, drawn as steps are done, otherwise plain
 //! lines, one each time a multiple of `every` steps is passed and at the end, so that
 //! logs stay short and the same on every run.
 
@@ -29,8 +29,6 @@ impl Progress {
             .progress_chars("=> ");
             bar.set_style(style);
             bar.set_prefix(label.to_string());
-            // Redrawn every second, so that a slow step still shows time passing.
-            bar.enable_steady_tick(std::time::Duration::from_secs(1));
             bar
         });
         Progress {
