@@ -652,17 +652,27 @@ pub fn prepare(records: &[Record], cfg: &TrainConfig) -> (Vec<Sample>, Vec<Sampl
     let mut valid = Vec::new();
     for r in records {
         let to_valid = held_out(r, cfg.validation_every);
-        let set = if to_valid { &mut valid } else { &mut train };
-        set.push(Sample::of(r));
-        if cfg.mirror {
-            set.push(Sample::of(&mirrored(r)));
-        }
+        push_samples(if to_valid { &mut valid } else { &mut train }, r, cfg);
     }
     let scale = cfg.scale.unwrap_or_else(|| fit_scale(&train));
-    for s in train.iter_mut().chain(valid.iter_mut()) {
+    set_targets(train.iter_mut().chain(valid.iter_mut()), cfg, scale);
+    (train, valid, scale)
+}
+
+/// Appends the samples of `r` to `set`: the record, and its mirror image with `cfg.mirror`.
+fn push_samples(set: &mut Vec<Sample>, r: &Record, cfg: &TrainConfig) {
+    set.push(Sample::of(r));
+    if cfg.mirror {
+        set.push(Sample::of(&mirrored(r)));
+    }
+}
+
+/// Sets each sample's target: `cfg.lambda` of the score's sigmoid at `scale`, the rest
+/// the result.
+fn set_targets<'a>(samples: impl Iterator<Item = &'a mut Sample>, cfg: &TrainConfig, scale: f32) {
+    for s in samples {
         s.target = cfg.lambda * sigmoid(s.score / scale) + (1.0 - cfg.lambda) * s.result;
     }
-    (train, valid, scale)
 }
 
 /// What training reports as it goes (for progress output: the result does not depend on
@@ -698,14 +708,9 @@ pub enum TrainEvent<'a> {
 pub fn validation_samples(records: &[Record], cfg: &TrainConfig, scale: f32) -> Vec<Sample> {
     let mut valid = Vec::new();
     for r in records.iter().filter(|r| held_out(r, cfg.validation_every)) {
-        valid.push(Sample::of(r));
-        if cfg.mirror {
-            valid.push(Sample::of(&mirrored(r)));
-        }
+        push_samples(&mut valid, r, cfg);
     }
-    for s in &mut valid {
-        s.target = cfg.lambda * sigmoid(s.score / scale) + (1.0 - cfg.lambda) * s.result;
-    }
+    set_targets(valid.iter_mut(), cfg, scale);
     valid
 }
 
