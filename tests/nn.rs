@@ -10,11 +10,13 @@ use dama::engine::Engine;
 use dama::eval::model::Model;
 use dama::eval::network::{Network, WIDTHS};
 use dama::eval::Evaluation;
+use dama::game::Game;
 use dama::learn::data::{self, Record, Writer};
 use dama::learn::gen::{play_game, GenConfig};
 use dama::learn::train::{
     fit_scale_of_records, rescale_each, thin_endgames, train, FloatNet, TrainConfig,
 };
+use dama::play::opening::{for_game_from, opening_game, read_openings, EVEN};
 use dama::rules::{BoyerParton, Croda, Dameo, English, Scandinavian};
 use dama::{movegen, Bitboard, Color, Position, Rules};
 use rand::rngs::StdRng;
@@ -227,6 +229,7 @@ fn tiny_data<R: Rules>(games: u32) -> Vec<Record> {
         max_plies: 200,
         seed: 3,
         evaluation: Evaluation::classic::<R>(),
+        openings: Vec::new(),
     };
     let mut engine = Engine::<R>::new(1, 1);
     (0..games)
@@ -938,5 +941,129 @@ fn gen_shards_are_disjoint_and_make_the_whole_run() {
         assert_eq!(code, 2, "{bad}");
         assert!(err.contains("is not a shard: write K/N"), "{bad}: {err}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The ballot's depth-4 score from White's view, as `dama gen --openings` measures balance.
+fn white_score_at_depth_4<R: Rules>(engine: &mut Engine<R>, game: &Game<R>) -> i32 {
+    let limits = Limits {
+        depth: Some(4),
+        ..Default::default()
+    };
+    engine.new_game();
+    engine.set_game(game.clone());
+    let score = engine.search(&limits, 1, &|_| {}).lines[0].score;
+    match game.position().side() {
+        Color::White => score,
+        Color::Black => -score,
+    }
+}
+
+/// `dama gen --openings`: game i starts from line i mod N of the file, then the random
+/// plies keep that line's balance (no capture pending, a depth-4 score within 0.4 men of
+/// the line's); the first record is the
+/// position the opening reaches; a file is resumed only with the same openings.
+#[test]
+fn gen_from_openings_keeps_each_lines_balance() {
+    let text = std::fs::read_to_string("openings/english-ballots.openings").unwrap();
+    let lines = read_openings::<English>(&text).unwrap();
+    assert_eq!(lines.len(), 156);
+    let mut engine = Engine::<English>::new(1, 1);
+    engine.set_evaluation(Evaluation::classic::<English>());
+    let mut seen = std::collections::BTreeSet::new();
+    for index in (0..40).chain(156..160) {
+        let start = opening_game::<English>(&lines[index as usize % 156]).unwrap();
+        let game = for_game_from(&mut engine, &start, 3, 5, index);
+        assert_eq!(&game.moves()[..3], start.moves(), "game {index}");
+        assert_eq!(game.moves().len(), 6, "game {index}: no continuation found");
+        let pos = game.position();
+        assert!(!movegen::has_capture(pos), "game {index}");
+        let target = white_score_at_depth_4(&mut engine, &start);
+        let score = white_score_at_depth_4(&mut engine, &game);
+        assert!(
+            (score - target).abs() <= EVEN,
+            "game {index}: {target} then {score}"
+        );
+        seen.insert(game.position().hash());
+        assert_eq!(
+            for_game_from(&mut engine, &start, 3, 5, index).moves(),
+            game.moves(),
+            "game {index} is not reproducible"
+        );
+    }
+    // The same ballot (games 0 and 156) goes on differently.
+    assert_eq!(seen.len(), 44);
+    // play_game writes from the position the opening reaches.
+    let cfg = GenConfig {
+        games: 2,
+        limits: Limits {
+            nodes: Some(200),
+            ..Default::default()
+        },
+        opening_plies: 3,
+        max_plies: 200,
+        seed: 5,
+        evaluation: Evaluation::classic::<English>(),
+        openings: lines.clone(),
+    };
+    let records = play_game(&mut engine, &cfg, 7);
+    let opened = for_game_from(
+        &mut engine,
+        &opening_game::<English>(&lines[7]).unwrap(),
+        3,
+        5,
+        7,
+    );
+    let first = records[0].position::<English>().unwrap();
+    assert_eq!(first.hash(), opened.position().hash());
+    // From the command line: a file is resumed only with the same openings.
+    let dir = std::env::temp_dir().join(format!("dama-gen-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let two = dir.join("two.openings");
+    std::fs::write(&two, "11-15 23-19 8-11\n11-15 22-18 15x22\n").unwrap();
+    let bad = dir.join("bad.openings");
+    std::fs::write(&bad, "11-15 23-19 8-11\n11-16 16-20\n").unwrap();
+    let out = dir.join("o.bin");
+    let gen = |file: &std::path::Path, extra: &[&str]| {
+        let mut a = vec![
+            "gen",
+            "-v",
+            "english",
+            "--games",
+            "3",
+            "--nodes",
+            "150",
+            "--opening-plies",
+            "2",
+            "--openings",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        dama(&a)
+    };
+    let (code, stdout, err) = gen(&two, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("gen: 3 games"), "{stdout}");
+    let mut games: Vec<u32> = data::read(&out, "english")
+        .unwrap()
+        .iter()
+        .map(|r| r.game)
+        .collect();
+    games.dedup();
+    assert_eq!(games, vec![0, 1, 2]);
+    let (code, _, err) = gen(&bad, &["--resume"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.openings: openings line 2"), "{err}");
+    let (code, _, err) = gen(&dir.join("none.openings"), &["--resume"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("none.openings"), "{err}");
+    std::fs::write(&bad, "11-15 23-19 8-11\n").unwrap();
+    let (code, _, err) = gen(&bad, &["--resume"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("or openings"), "{err}");
+    let (code, _, err) = gen(&two, &["--resume"]);
+    assert_eq!(code, 0, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,6 +12,10 @@ use std::time::Instant;
 pub(super) const GEN_HELP: &str = "\
 Every game starts from a random balanced opening of its own (the seed and the game's
 number choose it) and is played by dama against itself at --nodes or --depth per move.
+With --openings FILE, game i starts from line i mod N of the file instead, followed by
+--opening-plies random plies that keep that line's balance (no capture pending, a depth-4
+score within 0.4 men of the line's), so that the data holds the positions of the openings
+played in matches, the lopsided ones included.
 Every quiet position (no capture pending) is written with the search's score and the
 game's result; the format is documented in src/learn/data.rs. The games are written in
 the order of their numbers, each appended and flushed as soon as the games before it are,
@@ -28,7 +32,8 @@ Examples:
   dama gen --variant english --games 20000 --nodes 10000 --out data/english-0.bin
   dama gen --variant english --games 20000 --nodes 10000 --out data/english-0.bin --resume
   dama gen --variant dameo --games 5000 --evaluation nn --out data/dameo-1.bin
-  dama gen --variant english --games 80000 --shard 3/8 --out data/english-4.3.bin";
+  dama gen --variant english --games 80000 --shard 3/8 --out data/english-4.3.bin
+  dama gen --variant english --games 20000 --openings openings/english-ballots.openings --opening-plies 3 --evaluation nn --out data/english-b.bin";
 
 /// Arguments of `dama gen`.
 #[derive(Args, Debug)]
@@ -49,6 +54,12 @@ pub struct GenArgs {
     /// Random plies of each opening.
     #[arg(long, default_value_t = 8)]
     pub opening_plies: usize,
+    /// Start the games from the lines of this openings file (e.g.
+    /// openings/english-ballots.openings) instead of the start position: game i from line
+    /// i mod N, then --opening-plies random plies that keep the line's balance, whatever
+    /// it is (give a small number, e.g. 2 to 4).
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
     /// Plies after the opening after which a game is adjudicated a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
@@ -138,6 +149,13 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
         },
         ..Default::default()
     };
+    let (openings, openings_text) = match &args.openings {
+        None => (Vec::new(), None),
+        Some(path) => match read_start_lines::<R>(path) {
+            Ok(x) => x,
+            Err(e) => return fail(e),
+        },
+    };
     let cfg = GenConfig {
         games: args.games,
         limits,
@@ -145,6 +163,7 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
         max_plies: args.max_plies,
         seed: args.seed,
         evaluation,
+        openings,
     };
     let info = crate::learn::data::RunInfo {
         seed: args.seed,
@@ -152,11 +171,18 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
         depth: args.depth.unwrap_or(0),
         opening_plies: args.opening_plies.min(u16::MAX as usize) as u16,
         max_plies: args.max_plies.min(u16::MAX as usize) as u16,
-        // The databases change the games, so a file is resumed only with the same ones.
-        evaluation: crate::learn::data::RunInfo::fingerprint(&if args.egdb_pieces > 0 {
-            format!("{} egdb {}", args.evaluation, args.egdb_pieces)
-        } else {
-            args.evaluation.clone()
+        // The databases and the openings file change the games, so a file is resumed
+        // only with the same ones.
+        evaluation: crate::learn::data::RunInfo::fingerprint(&{
+            let mut name = args.evaluation.clone();
+            if args.egdb_pieces > 0 {
+                name += &format!(" egdb {}", args.egdb_pieces);
+            }
+            if let Some(text) = &openings_text {
+                let print = crate::learn::data::RunInfo::fingerprint(text);
+                name += &format!(" openings {print:016x}");
+            }
+            name
         }),
     };
     let egdb = if args.egdb_pieces > 0 {
@@ -273,6 +299,25 @@ pub(super) fn run_gen<R: Rules>(args: &GenArgs) -> i32 {
         }
         Err(e) => fail(e),
     }
+}
+
+/// The lines of the openings file at `path`, each checked to read in `R`, and the file's
+/// text.
+fn read_start_lines<R: Rules>(
+    path: &std::path::Path,
+) -> Result<(Vec<crate::play::opening::Opening>, Option<String>), String> {
+    use crate::play::opening::{opening_game, read_openings};
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
+    let lines = read_openings::<R>(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if lines.is_empty() {
+        return Err(format!("--openings {}: no opening in it", path.display()));
+    }
+    for (i, line) in lines.iter().enumerate() {
+        opening_game::<R>(line)
+            .map_err(|e| format!("{}: opening {}: {e}", path.display(), i + 1))?;
+    }
+    Ok((lines, Some(text)))
 }
 
 fn limits_nodes(cfg: &GenConfig) -> u64 {

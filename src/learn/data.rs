@@ -194,7 +194,8 @@ impl RunInfo {
         ];
         pairs.iter().find(|(_, a, b)| a != b).map(|(name, a, b)| {
             if *name == "evaluation" {
-                "the file was made with another evaluation (or other endgame databases)".to_string()
+                "the file was made with another evaluation (or other endgame databases or openings)"
+                    .to_string()
             } else {
                 format!("the file was made with {name} {a}, this run has {b}")
             }

@@ -10,7 +10,7 @@ use crate::engine::Engine;
 use crate::eval::Evaluation;
 use crate::learn::data::{Record, Writer};
 use crate::movegen;
-use crate::play::opening;
+use crate::play::opening::{self, Opening};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::Color;
@@ -33,13 +33,27 @@ pub struct GenConfig {
     pub seed: u64,
     /// The evaluation the games are played with.
     pub evaluation: Evaluation,
+    /// Lines the games start from, game `i` from line `i % len` followed by
+    /// `opening_plies` random plies that keep its balance
+    /// ([`opening::for_game_from`]); empty: random balanced openings from the start
+    /// ([`opening::for_game`]).
+    pub openings: Vec<Opening>,
 }
 
 /// Plays game `index` and returns its records (quiet positions after the opening). When
 /// `engine` has endgame databases, the game ends at the first position they hold (no
 /// capture pending), and their value is its result; that position is not written.
+/// A line of `cfg.openings` that does not read in `R` gives no records.
 pub fn play_game<R: Rules>(engine: &mut Engine<R>, cfg: &GenConfig, index: u32) -> Vec<Record> {
-    let mut game = opening::for_game(engine, cfg.opening_plies, cfg.seed, index);
+    let mut game = if cfg.openings.is_empty() {
+        opening::for_game(engine, cfg.opening_plies, cfg.seed, index)
+    } else {
+        let line = &cfg.openings[index as usize % cfg.openings.len()];
+        let Ok(start) = opening::opening_game::<R>(line) else {
+            return Vec::new();
+        };
+        opening::for_game_from(engine, &start, cfg.opening_plies, cfg.seed, index)
+    };
     engine.new_game();
     let start_ply = game.moves().len();
     let mut quiet: Vec<(Position<R>, i16)> = Vec::new();

@@ -23,7 +23,17 @@ pub const EVEN: i32 = 40;
 /// `plies` random legal plies from the start; `None` when a side runs out of moves on
 /// the way or the game is over at the end.
 pub fn random_line<R: Rules>(rng: &mut StdRng, plies: usize) -> Option<Game<R>> {
-    let mut game = Game::new(Position::<R>::start());
+    random_continuation(rng, &Game::new(Position::<R>::start()), plies)
+}
+
+/// `plies` random legal plies from the end of `from`; `None` when a side runs out of
+/// moves on the way or the game is over at the end.
+pub fn random_continuation<R: Rules>(
+    rng: &mut StdRng,
+    from: &Game<R>,
+    plies: usize,
+) -> Option<Game<R>> {
+    let mut game = from.clone();
     for _ in 0..plies {
         let moves = movegen::legal_moves(game.position());
         if moves.is_empty() {
@@ -40,6 +50,23 @@ pub fn random_line<R: Rules>(rng: &mut StdRng, plies: usize) -> Option<Game<R>> 
 pub fn is_level<R: Rules>(pos: &Position<R>) -> bool {
     let material = |c: Color| pos.men(c).count() + 2 * pos.kings(c).count();
     !movegen::has_capture(pos) && material(Color::White) == material(Color::Black)
+}
+
+/// A depth-4 search's score of the game's position by `engine`, from White's view;
+/// `None` when the search finds no move.
+fn shallow_white_score<R: Rules>(engine: &mut Engine<R>, game: &Game<R>) -> Option<i32> {
+    let shallow = Limits {
+        depth: Some(4),
+        ..Default::default()
+    };
+    engine.new_game();
+    engine.set_game(game.clone());
+    let r = engine.search(&shallow, 1, &|_| {});
+    let score = r.lines.first()?.score;
+    Some(match game.position().side() {
+        Color::White => score,
+        Color::Black => -score,
+    })
 }
 
 /// True when a depth-4 search by `engine` scores the game's position within [`EVEN`].
@@ -110,6 +137,42 @@ pub fn for_game<R: Rules>(engine: &mut Engine<R>, plies: usize, seed: u64, index
         fallback.get_or_insert(game);
     }
     fallback.unwrap_or_else(|| Game::new(Position::<R>::start()))
+}
+
+/// The opening of game `index` when the games start from given lines (`dama gen
+/// --openings`, e.g. the ACF ballots): the line `start`, then `plies` random legal plies
+/// that keep its balance, whatever it is (a ballot may favour one side): no capture is
+/// pending, and a depth-4 search by `engine` scores the position within [`EVEN`] of its
+/// score of the line (both from White's view; a ballot that leaves an exchange pending
+/// is scored after it). The random plies are drawn from `seed` and `index` as in [`for_game`]. After
+/// 200 tries without such a continuation, or with no plies, the line itself.
+pub fn for_game_from<R: Rules>(
+    engine: &mut Engine<R>,
+    start: &Game<R>,
+    plies: usize,
+    seed: u64,
+    index: u32,
+) -> Game<R> {
+    if plies == 0 {
+        return start.clone();
+    }
+    let Some(target) = shallow_white_score(engine, start) else {
+        return start.clone();
+    };
+    let mut rng =
+        StdRng::seed_from_u64(seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    for _ in 0..200 {
+        let Some(game) = random_continuation(&mut rng, start, plies) else {
+            continue;
+        };
+        if movegen::has_capture(game.position()) {
+            continue;
+        }
+        if shallow_white_score(engine, &game).is_some_and(|s| (s - target).abs() <= EVEN) {
+            return game;
+        }
+    }
+    start.clone()
 }
 
 /// An opening: a start position and moves from it.
