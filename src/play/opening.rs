@@ -71,14 +71,7 @@ fn shallow_white_score<R: Rules>(engine: &mut Engine<R>, game: &Game<R>) -> Opti
 
 /// True when a depth-4 search by `engine` scores the game's position within [`EVEN`].
 pub fn scores_even<R: Rules>(engine: &mut Engine<R>, game: &Game<R>) -> bool {
-    let shallow = Limits {
-        depth: Some(4),
-        ..Default::default()
-    };
-    engine.new_game();
-    engine.set_game(game.clone());
-    let r = engine.search(&shallow, 1, &|_| {});
-    r.lines.first().is_some_and(|l| l.score.abs() <= EVEN)
+    shallow_white_score(engine, game).is_some_and(|s| s.abs() <= EVEN)
 }
 
 /// Random balanced openings: `plies` random legal plies from the start, kept when the
